@@ -1,0 +1,121 @@
+/**
+ * Calendar dates as they appear in EHR exports and spreadsheets, turned into
+ * the `YYYY-MM-DD` the service expects (api-spec §2.3 `date_of_birth`).
+ *
+ * Numeric dates with separators (`03/07/2024`, `3-7-24`, `03.07.2024`) are read
+ * month-first, the US convention, because the tool's users are US clinics.
+ * Day-first input is never guessed: `07/03/2024` is 3 July, and `13/03/2024`
+ * is rejected (month 13) rather than silently read as 13 March. Pass
+ * `dayFirst: true` when a source is known to be day-first.
+ *
+ * A time of day after the date (`1980-03-07T00:00:00Z`, `3/7/1980 12:00 AM`,
+ * as spreadsheets add) is ignored: the date is taken as written, never shifted
+ * through a time zone, since a birth date has none.
+ */
+
+export type DateResult = { ok: true; date: string } | { ok: false; reason: string };
+
+export interface DateOptions {
+  /** Reject dates after today (birth dates). Also makes two-digit years resolve into the past. */
+  notInFuture?: boolean;
+  /** Read `dd/mm/yyyy` instead of `mm/dd/yyyy`. */
+  dayFirst?: boolean;
+  /** "Today", for tests; defaults to the current local date. */
+  today?: Date;
+}
+
+/** Earlier years are almost always typos (`0198`), not patients. */
+const MIN_YEAR = 1800;
+
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  january: 1, february: 2, march: 3, april: 4, june: 6, july: 7, august: 8, september: 9, october: 10,
+  november: 11, december: 12,
+};
+
+const TIME_SUFFIX = /(?:[T\s]+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:[AP]\.?M\.?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)$/i;
+const YEAR_FIRST = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/;
+const COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
+const NUMERIC = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{2}|\d{4})$/;
+const DAY_MONTH_NAME = /^(\d{1,2})[\s-]+([a-z]+)\.?[\s-]+(\d{2}|\d{4})$/i;
+const MONTH_NAME_DAY = /^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{2}|\d{4})$/i;
+
+interface Parts {
+  year: number;
+  /** True when the year was written with two digits and needs a century. */
+  shortYear: boolean;
+  month: number | undefined;
+  day: number;
+}
+
+function splitDate(text: string, dayFirst: boolean): Parts | undefined {
+  let m = YEAR_FIRST.exec(text) ?? COMPACT.exec(text);
+  if (m) return { year: Number(m[1]), shortYear: false, month: Number(m[2]), day: Number(m[3]) };
+  m = NUMERIC.exec(text);
+  if (m) {
+    const [first, second] = [Number(m[1]), Number(m[3])];
+    const year = m[4] ?? '';
+    return { year: Number(year), shortYear: year.length === 2, month: dayFirst ? second : first, day: dayFirst ? first : second };
+  }
+  m = DAY_MONTH_NAME.exec(text);
+  if (m) {
+    const year = m[3] ?? '';
+    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[2] ?? '').toLowerCase()], day: Number(m[1]) };
+  }
+  m = MONTH_NAME_DAY.exec(text);
+  if (m) {
+    const year = m[3] ?? '';
+    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[1] ?? '').toLowerCase()], day: Number(m[2]) };
+  }
+  return undefined;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function iso(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+function localToday(today: Date): string {
+  return iso(today.getFullYear(), today.getMonth() + 1, today.getDate());
+}
+
+/**
+ * Two-digit years: for birth dates (`notInFuture`) the latest century that
+ * keeps the date on or before today (`3/7/24` is 2024 until it would be
+ * future, then 1924); otherwise the century nearest today.
+ */
+function resolveCentury(parts: Parts & { month: number }, todayIso: string, notInFuture: boolean): number {
+  const todayYear = Number(todayIso.slice(0, 4));
+  const century = Math.floor(todayYear / 100) * 100;
+  if (notInFuture) {
+    const candidate = century + parts.year;
+    return iso(candidate, parts.month, parts.day) <= todayIso ? candidate : candidate - 100;
+  }
+  const candidates = [century - 100, century, century + 100].map((c) => c + parts.year);
+  return candidates.reduce((best, y) => (Math.abs(y - todayYear) < Math.abs(best - todayYear) ? y : best));
+}
+
+export function normalizeDate(input: string, options: DateOptions = {}): DateResult {
+  const text = input.trim().replace(TIME_SUFFIX, '').trim();
+  if (text === '') return { ok: false, reason: 'empty' };
+  const parts = splitDate(text, options.dayFirst ?? false);
+  if (!parts) return { ok: false, reason: `unrecognised date format (use YYYY-MM-DD or MM/DD/YYYY)` };
+  const { month, day } = parts;
+  if (month === undefined) return { ok: false, reason: 'unknown month name' };
+  if (month < 1 || month > 12) {
+    const hint = options.dayFirst ? '' : ' (numeric dates are read month first: MM/DD/YYYY)';
+    return { ok: false, reason: `month ${month} does not exist${hint}` };
+  }
+  const todayIso = localToday(options.today ?? new Date());
+  const year = parts.shortYear ? resolveCentury({ ...parts, month }, todayIso, options.notInFuture ?? false) : parts.year;
+  if (year < MIN_YEAR) return { ok: false, reason: `year ${year} is implausible` };
+  if (day < 1 || day > daysInMonth(year, month)) {
+    return { ok: false, reason: `${iso(year, month, day)} is not a real date` };
+  }
+  const date = iso(year, month, day);
+  if (options.notInFuture && date > todayIso) return { ok: false, reason: `${date} is in the future` };
+  return { ok: true, date };
+}

@@ -1,0 +1,68 @@
+/**
+ * Phone numbers as operators type them, turned into the E.164 form the service
+ * stores (api-spec §2.3).
+ *
+ * product.md §3: a number is accepted when it is well-formed and *possible* for
+ * its region, not only when it is assigned. libphonenumber's `isValid()` checks
+ * assigned ranges and so rejects the fictional 555-01xx numbers used in docs,
+ * tests and the sandbox; we use `isPossible()` (length rules) instead, plus the
+ * structural NANP rule that neither the area code nor the exchange begins with
+ * 0 or 1, which length alone does not catch.
+ */
+import {
+  isSupportedCountry,
+  parsePhoneNumberWithError,
+  validatePhoneNumberLength,
+  type CountryCode,
+} from 'libphonenumber-js';
+
+export type PhoneResult = { ok: true; e164: string } | { ok: false; reason: string };
+
+/** Characters people put in phone numbers; anything else is not a number. */
+const PHONE_CHARACTERS = /^[0-9\s()+\-./]+$/;
+/** "555-555-0123 x12", "ext. 12", "#12": an extension cannot be texted. */
+const EXTENSION = /(?:ext\.?|extension|x|#)\s*\d+$/i;
+/** NANP (+1) national number: NPA and NXX both start with 2-9. */
+const NANP_NATIONAL = /^[2-9]\d{2}[2-9]\d{6}$/;
+
+const LENGTH_REASONS: Record<string, string> = {
+  TOO_SHORT: 'too short to be a phone number',
+  TOO_LONG: 'too long to be a phone number',
+  INVALID_LENGTH: 'wrong number of digits for its country',
+  INVALID_COUNTRY: 'unknown country calling code',
+  NOT_A_NUMBER: 'not a phone number',
+};
+
+/** For validating a `--region` flag once, before any row is read. */
+export function isSupportedRegion(region: string): region is CountryCode {
+  return isSupportedCountry(region.toUpperCase());
+}
+
+export function normalizePhone(input: string, region = 'US'): PhoneResult {
+  const text = input.trim();
+  if (text === '') return { ok: false, reason: 'empty' };
+  const country = region.toUpperCase();
+  if (!isSupportedCountry(country)) return { ok: false, reason: `unknown region "${region}"` };
+  if (EXTENSION.test(text) && /\d{7}/.test(text.replace(/\D/g, ''))) {
+    return { ok: false, reason: 'has an extension; texts need a number without one' };
+  }
+  if (/[a-z]/i.test(text)) return { ok: false, reason: 'contains letters' };
+  if (!PHONE_CHARACTERS.test(text)) return { ok: false, reason: 'contains characters that are not part of a phone number' };
+  if (text.lastIndexOf('+') > 0) return { ok: false, reason: '"+" may only start the number' };
+
+  const lengthProblem = validatePhoneNumberLength(text, country);
+  if (lengthProblem) return { ok: false, reason: LENGTH_REASONS[lengthProblem] ?? 'not a phone number' };
+
+  let parsed;
+  try {
+    parsed = parsePhoneNumberWithError(text, country);
+  } catch (error) {
+    const code = error instanceof Error ? error.message : '';
+    return { ok: false, reason: LENGTH_REASONS[code] ?? 'not a phone number' };
+  }
+  if (!parsed.isPossible()) return { ok: false, reason: 'wrong number of digits for its country' };
+  if (parsed.countryCallingCode === '1' && !NANP_NATIONAL.test(parsed.nationalNumber)) {
+    return { ok: false, reason: 'area code and exchange cannot start with 0 or 1' };
+  }
+  return { ok: true, e164: parsed.number };
+}
