@@ -111,11 +111,11 @@ export function normalizeDate(input: string, options: DateOptions = {}): DateRes
   }
   const todayIso = localToday(options.today ?? new Date());
   const year = parts.shortYear ? resolveCentury({ ...parts, month }, todayIso, options.notInFuture ?? false) : parts.year;
-  if (year < MIN_YEAR) return { ok: false, reason: `year ${year} is implausible` };
+  if (year < MIN_YEAR) return { ok: false, reason: `year before ${MIN_YEAR}` };
   if (day < 1 || day > daysInMonth(year, month)) {
-    return { ok: false, reason: `${iso(year, month, day)} is not a real date` };
+    return { ok: false, reason: 'not a real calendar date' };
   }
   const date = iso(year, month, day);
-  if (options.notInFuture && date > todayIso) return { ok: false, reason: `${date} is in the future` };
+  if (options.notInFuture && date > todayIso) return { ok: false, reason: 'in the future' };
   return { ok: true, date };
 }
