@@ -1,0 +1,98 @@
+/**
+ * Entry point: parses argv, runs one command with a Context, and maps what
+ * happened to an exit code. `run` is what tests call in-process; `main` wires
+ * it to the real process (streams, Ctrl-C, exit).
+ */
+import { CommanderError, type Command } from 'commander';
+import { buildProgram } from './program.js';
+import type { Act } from './commands/kit.js';
+import { Context, type Env, type GlobalOptions, type Io } from './context.js';
+import { ExitCode } from './output/exit-codes.js';
+
+export interface RunOptions {
+  io: Io;
+  env: Env;
+  signal?: AbortSignal;
+}
+
+export async function run(argv: string[], { io, env, signal }: RunOptions): Promise<number> {
+  let exitCode: number = ExitCode.Ok;
+  let json = argv.includes('--json');
+  let verbose = argv.includes('--verbose');
+  const abort = signal ?? new AbortController().signal;
+
+  const act: Act = (handler) => async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const globals = command.optsWithGlobals() as Record<string, unknown>;
+    const opts: GlobalOptions = {
+      profile: globals.profile as string | undefined,
+      baseUrl: globals.baseUrl as string | undefined,
+      json: Boolean(globals.json),
+      verbose: Boolean(globals.verbose),
+      quiet: Boolean(globals.quiet),
+      color: globals.color !== false,
+      timeout: Number(globals.timeout ?? 30),
+      retries: Number(globals.retries ?? 4),
+    };
+    json = opts.json;
+    verbose = opts.verbose;
+    const ctx = new Context(io, env, opts, abort);
+    // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
+    const result = await handler(ctx, ...args.slice(0, -1));
+    if (typeof result === 'number') exitCode = result;
+  };
+
+  const program = buildProgram(act);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => void io.stdout.write(s),
+    writeErr: (s) => void io.stderr.write(s),
+  });
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride();
+    cmd.configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version "errors" are successes; anything else commander rejects is a usage error.
+      if (err.exitCode === 0) return ExitCode.Ok;
+      return ExitCode.Usage;
+    }
+    const { renderError } = await import('./output/render-error.js');
+    return renderError(err, { stderr: io.stderr, json, verbose });
+  }
+}
+
+function* allCommands(cmd: Command): Generator<Command> {
+  for (const sub of cmd.commands) {
+    yield sub;
+    yield* allCommands(sub);
+  }
+}
+
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(ExitCode.Interrupted);
+    controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
+  });
+  process.on('SIGTERM', () => controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError' })));
+  // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
+  });
+  const code = await run(process.argv.slice(2), {
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+  // Keep-alive sockets and stdin must not hold the process open once the command is done.
+  setImmediate(() => process.exit(code));
+}

@@ -1,0 +1,59 @@
+/**
+ * Shared plumbing for command files: turning commander actions into handlers
+ * that receive a Context, help examples, and small flag parsers. Command files
+ * import only this and types at start-up; the work they do is loaded lazily.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Context } from '../context.js';
+
+/** A handler may return an exit code (e.g. 10 for a partly failed batch). */
+export type Handler = (ctx: Context, ...args: any[]) => Promise<number | void>;
+
+/** Wraps a handler for commander: (ctx, ...positionals, options). */
+export type Act = (handler: Handler) => (...args: unknown[]) => Promise<void>;
+
+const EXAMPLES = new WeakMap<Command, string[]>();
+
+/** Adds an "Examples:" block to --help; the help test walks the tree and requires one per command. */
+export function examples(cmd: Command, lines: string[]): Command {
+  EXAMPLES.set(cmd, lines);
+  cmd.addHelpText('after', '\nExamples:\n' + lines.map((l) => `  ${l}`).join('\n'));
+  return cmd;
+}
+
+export function examplesOf(cmd: Command): string[] | undefined {
+  return EXAMPLES.get(cmd);
+}
+
+/** Values a flag accepts, recorded for shell completion and checked at parse time. */
+const CHOICES = new WeakMap<object, readonly string[]>();
+export function choices(values: readonly string[]) {
+  const parse = (value: string) => {
+    if (!values.includes(value)) {
+      throw new InvalidArgumentError(`Allowed: ${values.join(', ')}.`);
+    }
+    return value;
+  };
+  CHOICES.set(parse, values);
+  return parse;
+}
+export function choicesOf(parser: unknown): readonly string[] | undefined {
+  return parser ? CHOICES.get(parser as object) : undefined;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Must be a whole number ≥ 1.');
+  return n;
+}
+
+export function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');
+  return n;
+}
+
+/** For repeatable flags: `--patient a --patient b`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,100 @@
+/**
+ * Non-secret configuration: profiles with their base URL, how their credential
+ * is stored, and defaults. One JSON file under the XDG config directory,
+ * rewritten atomically so a crash never leaves half a file.
+ */
+import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { configFile } from './paths.js';
+import { CliError } from '../errors.js';
+
+export type CredentialKind = 'api_key' | 'oauth';
+
+export interface ProfileConfig {
+  base_url?: string;
+  /** Where this profile's secret lives; absent when none is stored. */
+  credential?: { kind: CredentialKind; storage: 'keychain' | 'file'; name?: string };
+  /** Default clinic number for sends (E.164). */
+  default_from?: string;
+  /** Default region for phone numbers without a country code (ISO 3166 alpha-2). */
+  region?: string;
+  /** OAuth app client id, for `msgctl login`. */
+  client_id?: string;
+  organization?: { id: string; name: string };
+}
+
+export interface ConfigData {
+  default_profile?: string;
+  profiles: Record<string, ProfileConfig>;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigStore {
+  private constructor(
+    readonly path: string,
+    private data: ConfigData,
+  ) {}
+
+  static async load(env: Env): Promise<ConfigStore> {
+    const path = configFile(env);
+    let data: ConfigData = { profiles: {} };
+    try {
+      const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<ConfigData>;
+      data = { ...parsed, profiles: parsed.profiles ?? {} };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') {
+        throw new CliError(`Cannot read config file ${path}: ${(err as Error).message}`);
+      }
+    }
+    return new ConfigStore(path, data);
+  }
+
+  get defaultProfile(): string | undefined {
+    return this.data.default_profile;
+  }
+
+  profile(name: string): ProfileConfig | undefined {
+    return this.data.profiles[name];
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.data.profiles);
+  }
+
+  /** Merges fields into a profile (creating it); `undefined` values delete keys. */
+  async updateProfile(name: string, patch: Partial<ProfileConfig>): Promise<ProfileConfig> {
+    const next: ProfileConfig = { ...this.data.profiles[name] };
+    for (const [k, v] of Object.entries(patch) as [keyof ProfileConfig, unknown][]) {
+      if (v === undefined) delete next[k];
+      else (next as Record<string, unknown>)[k] = v;
+    }
+    this.data.profiles[name] = next;
+    await this.save();
+    return next;
+  }
+
+  async setDefaultProfile(name: string): Promise<void> {
+    this.data.default_profile = name;
+    await this.save();
+  }
+
+  private async save(): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+    const handle = await open(tmp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, this.path);
+  }
+}
+
+/** --profile, then MSGCTL_PROFILE, then the config's default, then "default". */
+export function chooseProfileName(flag: string | undefined, env: Env, config: ConfigStore): string {
+  return flag || env.MSGCTL_PROFILE || config.defaultProfile || 'default';
+}

@@ -1,0 +1,151 @@
+/**
+ * The small object every command receives: its I/O streams, environment,
+ * global options, Ctrl-C signal, and lazily built config and API client.
+ * Tests build one with in-memory streams to run commands in-process.
+ */
+import type { Readable } from 'node:stream';
+import { Output, type OutStream } from './output/output.js';
+import { AuthError, UsageError } from './errors.js';
+import type { ApiClient } from './api/client.js';
+import type { ConfigStore, ProfileConfig } from './config/config.js';
+import type { ResolvedCredential } from './auth/credentials.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: Readable & { isTTY?: boolean };
+}
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  json: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  /** Seconds per request attempt. */
+  timeout: number;
+  retries: number;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class Context {
+  readonly out: Output;
+  private configPromise?: Promise<ConfigStore>;
+  private credentialPromise?: Promise<ResolvedCredential | null>;
+  private clientPromise?: Promise<ApiClient>;
+
+  constructor(
+    readonly io: Io,
+    readonly env: Env,
+    readonly opts: GlobalOptions,
+    readonly signal: AbortSignal,
+  ) {
+    this.out = new Output(io.stdout, io.stderr, {
+      json: opts.json,
+      color: opts.color && !env.NO_COLOR,
+      quiet: opts.quiet,
+    });
+  }
+
+  /** Prompts are allowed only when a person is at a terminal. */
+  get interactive(): boolean {
+    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
+  }
+
+  verbose(line: string): void {
+    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${line}\n`);
+  }
+
+  config(): Promise<ConfigStore> {
+    this.configPromise ??= import('./config/config.js').then((m) => m.ConfigStore.load(this.env));
+    return this.configPromise;
+  }
+
+  async profileName(): Promise<string> {
+    const { chooseProfileName } = await import('./config/config.js');
+    return chooseProfileName(this.opts.profile, this.env, await this.config());
+  }
+
+  async profile(): Promise<ProfileConfig | undefined> {
+    return (await this.config()).profile(await this.profileName());
+  }
+
+  /** --base-url, then MSGCTL_BASE_URL, then the profile's. */
+  async baseUrl(): Promise<string> {
+    const url = this.opts.baseUrl || this.env.MSGCTL_BASE_URL || (await this.profile())?.base_url;
+    if (!url) {
+      throw new UsageError('No API base URL is configured.', [
+        'Pass --base-url https://…/v1, set MSGCTL_BASE_URL, or store one in a profile (`msgctl auth set-key --base-url …`).',
+        'To try msgctl locally: `msgctl sandbox --write-profile` and then `msgctl --profile sandbox …`.',
+      ]);
+    }
+    return url;
+  }
+
+  credential(): Promise<ResolvedCredential | null> {
+    this.credentialPromise ??= (async () => {
+      const { resolveCredential } = await import('./auth/credentials.js');
+      return resolveCredential(this.env, await this.profileName(), await this.config());
+    })();
+    return this.credentialPromise;
+  }
+
+  /** The API client for this command; fails with exit 3 when no credential exists. */
+  client(): Promise<ApiClient> {
+    this.clientPromise ??= this.buildClient();
+    return this.clientPromise;
+  }
+
+  private async buildClient(): Promise<ApiClient> {
+    const resolved = await this.credential();
+    if (!resolved) {
+      const profile = await this.profileName();
+      throw new AuthError(`No credential for profile "${profile}".`, [
+        'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
+        'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
+      ]);
+    }
+    const [{ ApiClient }, { createDispatcher, checkBaseUrl }, { VERSION }] = await Promise.all([
+      import('./api/client.js'),
+      import('./api/transport.js'),
+      import('./version.js'),
+    ]);
+    const baseUrl = checkBaseUrl(await this.baseUrl(), true);
+    let credential;
+    if (resolved.credential.kind === 'oauth' && resolved.credential.refresh_token) {
+      const { oauthCredentialProvider } = await import('./auth/oauth-refresh.js');
+      credential = oauthCredentialProvider(this, resolved);
+    } else {
+      const { staticBearer, bearerValue } = await import('./auth/credentials.js');
+      credential = staticBearer(bearerValue(resolved.credential));
+    }
+    return new ApiClient({
+      baseUrl,
+      credential,
+      dispatcher: sharedDispatcher(this.env, createDispatcher),
+      userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
+      timeoutMs: this.opts.timeout * 1000,
+      retries: this.opts.retries,
+      log: this.opts.verbose ? (line) => this.verbose(line) : undefined,
+    });
+  }
+
+  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  idempotencyKey(given?: string): string {
+    if (given !== undefined) {
+      if (!UUID_RE.test(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
+      return given.toLowerCase();
+    }
+    return crypto.randomUUID();
+  }
+}
+
+let dispatcher: import('undici').Dispatcher | undefined;
+function sharedDispatcher(env: Env, create: (env: Env) => import('undici').Dispatcher) {
+  dispatcher ??= create(env);
+  return dispatcher;
+}

@@ -1,0 +1,157 @@
+/**
+ * Everything a command prints goes through here (product.md §2 "Output"):
+ * - `--json`: JSON Lines on stdout, one complete API object per line;
+ * - a TTY: human tables (cli-table3) with colour;
+ * - piped: tab-separated rows, no header, no colour (stable for cut/awk).
+ * Progress, warnings and errors go to stderr. Writes respect backpressure so
+ * streaming a million records keeps memory flat.
+ */
+import type { Writable } from 'node:stream';
+
+export type OutputMode = 'json' | 'table' | 'plain';
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+  /** This column takes what width the terminal has left (e.g. a message body). */
+  flex?: boolean;
+}
+
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+
+export interface OutputOptions {
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+}
+
+/** How many rows a TTY table buffers before printing, so tables stream too. */
+const TABLE_CHUNK = 100;
+
+export class Output {
+  readonly mode: OutputMode;
+
+  constructor(
+    readonly stdout: OutStream,
+    readonly stderr: OutStream,
+    private readonly opts: OutputOptions,
+  ) {
+    this.mode = opts.json ? 'json' : stdout.isTTY ? 'table' : 'plain';
+  }
+
+  get colorEnabled(): boolean {
+    return this.opts.color && this.mode === 'table';
+  }
+
+  get terminalWidth(): number {
+    return this.stdout.columns && this.stdout.columns > 20 ? this.stdout.columns : 100;
+  }
+
+  /** Writes a chunk to stdout, waiting for 'drain' when the reader is slower than us. */
+  async write(chunk: string): Promise<void> {
+    if (!this.stdout.write(chunk)) {
+      await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
+    }
+  }
+
+  async json(value: unknown): Promise<void> {
+    await this.write(JSON.stringify(value) + '\n');
+  }
+
+  /** A single resource: one JSON line, a two-column table, or `field<TAB>value` lines. */
+  async resource<T>(obj: T, fields: Column<T>[]): Promise<void> {
+    if (this.mode === 'json') return this.json(obj);
+    if (this.mode === 'plain') {
+      await this.write(fields.map((f) => `${f.header}\t${cell(f.value(obj))}`).join('\n') + '\n');
+      return;
+    }
+    const { default: Table } = await import('cli-table3');
+    const style = await this.style();
+    const table = new Table({ style: { head: [], border: [] }, wordWrap: true, colWidths: [22, Math.max(30, this.terminalWidth - 26)] });
+    for (const f of fields) table.push([style.dim(f.header), cell(f.value(obj))]);
+    await this.write(table.toString() + '\n');
+  }
+
+  /** Streams records; returns how many were printed. */
+  async list<T>(
+    rows: AsyncIterable<T> | Iterable<T>,
+    columns: Column<T>[],
+    options: { empty?: string } = {},
+  ): Promise<number> {
+    let count = 0;
+    let chunk: T[] = [];
+    for await (const row of rows) {
+      count++;
+      if (this.mode === 'json') await this.json(row);
+      else if (this.mode === 'plain') await this.write(columns.map((c) => cell(c.value(row))).join('\t') + '\n');
+      else {
+        chunk.push(row);
+        if (chunk.length >= TABLE_CHUNK) {
+          await this.printTable(chunk, columns, count === chunk.length);
+          chunk = [];
+        }
+      }
+    }
+    if (chunk.length) await this.printTable(chunk, columns, count === chunk.length);
+    if (count === 0 && options.empty && this.mode === 'table') this.info(options.empty);
+    return count;
+  }
+
+  private async printTable<T>(rows: T[], columns: Column<T>[], withHeader: boolean): Promise<void> {
+    const { default: Table } = await import('cli-table3');
+    const style = await this.style();
+    const cells = rows.map((r) => columns.map((c) => cell(c.value(r))));
+    const widths = columns.map((c, i) =>
+      Math.min(40, Math.max(c.header.length, ...cells.map((row) => [...(row[i] ?? '')].length))) + 2,
+    );
+    const flexIndex = columns.findIndex((c) => c.flex);
+    if (flexIndex >= 0) {
+      const others = widths.reduce((a, w, i) => (i === flexIndex ? a : a + w + 1), 0) + 2;
+      widths[flexIndex] = Math.max(12, this.terminalWidth - others);
+    }
+    const table = new Table({
+      head: withHeader ? columns.map((c) => style.bold(c.header)) : [],
+      colWidths: widths,
+      style: { head: [], border: [], compact: true },
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      truncate: '…',
+    });
+    for (const row of cells) table.push(row);
+    await this.write(table.toString() + '\n');
+  }
+
+  /** Informational line on stderr (suppressed by --quiet). */
+  info(message: string): void {
+    if (!this.opts.quiet) this.stderr.write(message + '\n');
+  }
+
+  /** Warnings always reach stderr. */
+  warn(message: string): void {
+    this.stderr.write(`warning: ${message}\n`);
+  }
+
+  async style(): Promise<Style> {
+    if (!this.opts.color || !(this.stdout.isTTY || this.stderr.isTTY)) return plainStyle;
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    return { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, yellow: chalk.yellow };
+  }
+}
+
+export interface Style {
+  bold: (s: string) => string;
+  dim: (s: string) => string;
+  red: (s: string) => string;
+  green: (s: string) => string;
+  yellow: (s: string) => string;
+}
+
+const identity = (s: string) => s;
+export const plainStyle: Style = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
+
+/** A value as one table/TSV cell: no tabs or newlines, empty for null. */
+export function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(/[\t\r\n]+/g, ' ');
+}

@@ -1,0 +1,93 @@
+/**
+ * Turns whatever ended a command into one readable block on stderr (or one
+ * JSON line with --json) and the exit code of product.md §2.
+ */
+import { ApiError, NetworkError } from '../api/errors.js';
+import { CliError } from '../errors.js';
+import { ExitCode } from './exit-codes.js';
+import type { OutStream } from './output.js';
+
+export interface ErrorSink {
+  stderr: OutStream;
+  json: boolean;
+  verbose: boolean;
+}
+
+/** A problem-shaped object for local failures, so --json consumers parse one format. */
+function localProblem(code: string, title: string, detail: string, hints: string[] = []) {
+  return { type: 'about:blank', title, status: null, code, detail, hints, request_id: null, field_errors: [] };
+}
+
+export function renderError(err: unknown, sink: ErrorSink): ExitCode {
+  const write = (text: string) => sink.stderr.write(text.endsWith('\n') ? text : text + '\n');
+
+  if (err instanceof ApiError) {
+    if (sink.json) {
+      write(JSON.stringify(err.problem));
+    } else {
+      const lines = [`error: ${err.title} (${err.code}, HTTP ${err.status})`];
+      if (err.detail) lines.push(`  ${err.detail}`);
+      for (const fe of err.fieldErrors) lines.push(`  - ${fe.path}: ${fe.message} [${fe.code}]`);
+      for (const [key, value] of Object.entries(err.extensions)) {
+        if (key === 'retriesExhausted') continue;
+        lines.push(`  ${key}: ${formatExtension(value)}`);
+      }
+      lines.push(`  request id: ${err.requestId || '(none)'}`);
+      const hint = hintFor(err);
+      if (hint) lines.push(`  hint: ${hint}`);
+      write(lines.join('\n'));
+    }
+    return err.exitCode;
+  }
+  if (err instanceof NetworkError) {
+    if (sink.json) write(JSON.stringify(localProblem('network_error', 'Service unavailable', err.message)));
+    else write(`error: ${err.message}\n  (gave up after retries; check the network, proxy settings and --base-url)`);
+    return ExitCode.Unavailable;
+  }
+  if (err instanceof CliError) {
+    const code = err.exitCode === ExitCode.Usage ? 'usage_error' : err.exitCode === ExitCode.Auth ? 'auth_error' : 'error';
+    if (sink.json) write(JSON.stringify(localProblem(code, err.name, err.message, err.hints)));
+    else write([`error: ${err.message}`, ...err.hints.map((h) => `  ${h}`)].join('\n'));
+    return err.exitCode;
+  }
+  if (isAbort(err)) {
+    write('Interrupted.');
+    return ExitCode.Interrupted;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (sink.json) write(JSON.stringify(localProblem('internal', 'Unexpected error', message)));
+  else write(`error: ${message}`);
+  if (sink.verbose && err instanceof Error && err.stack) write(err.stack);
+  return ExitCode.Failure;
+}
+
+function formatExtension(value: unknown): string {
+  if (Array.isArray(value)) {
+    return value.map((v) => (v && typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function hintFor(err: ApiError): string | null {
+  switch (err.code) {
+    case 'ambiguous_recipient':
+      return 'send to one of the candidates with --to <patient-id>, or add --mrn.';
+    case 'from_required':
+      return 'pass --from with one of the organization\'s numbers.';
+    case 'oauth_required':
+      return 'this needs an org admin\'s OAuth login: run `msgctl login`.';
+    case 'invalid_token':
+    case 'unauthorized':
+      return 'check the credential: `msgctl auth status`; store a new key with `msgctl auth set-key`.';
+    case 'patient_opted_out':
+      return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
+    default:
+      return null;
+  }
+}
+
+export function isAbort(err: unknown): boolean {
+  return (
+    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
+  ) || (err instanceof DOMException && err.name === 'AbortError');
+}

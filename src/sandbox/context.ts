@@ -1,0 +1,66 @@
+/**
+ * What routes and workers share: the store with its typed tables, the clock,
+ * an id generator, the options, and a bus of domain events (message created,
+ * delivery changed…) that workers and webhooks subscribe to.
+ */
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { SandboxStore } from './store/store.js';
+import type { Clock } from './clock.js';
+import { coreTables, type CoreTables } from './domain/records.js';
+
+export interface SandboxOptions {
+  port: number;
+  dataFile?: string;
+  seed: number;
+  chaos?: string;
+  /** Requests per second per credential; 0 disables. */
+  rateLimit: number;
+  timeScale: number;
+  seedMessages?: number;
+  /** Quiet by default; `msgctl sandbox --verbose` logs requests. */
+  log?: (line: string) => void;
+}
+
+export class SandboxContext {
+  readonly db: CoreTables;
+  readonly events = new EventEmitter();
+  /** Set once the server listens: http://127.0.0.1:PORT */
+  origin = '';
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    readonly store: SandboxStore,
+    readonly clock: Clock,
+    readonly options: SandboxOptions,
+  ) {
+    this.db = coreTables(store);
+    this.events.setMaxListeners(100);
+  }
+
+  get baseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** Runs `fn` after `ms` of sandbox time (scaled by --time-scale); cancelled on close. */
+  later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      try {
+        fn();
+      } catch (err) {
+        this.options.log?.(`background task failed: ${(err as Error).stack}`);
+      }
+    }, this.clock.scaled(ms));
+    this.timers.add(timer);
+  }
+
+  cancelTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

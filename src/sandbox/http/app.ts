@@ -1,0 +1,79 @@
+/**
+ * The sandbox HTTP server: request ids on every response, fault injection
+ * and problem+json errors for /v1, then every route module.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { SandboxContext } from '../context.js';
+import { ProblemError } from './problem.js';
+import { parseChaos, rollChaos } from './chaos.js';
+import { registerAllRoutes } from '../routes/index.js';
+
+export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    genReqId: () => randomUUID(),
+    bodyLimit: 64 * 1024 * 1024,
+    // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
+    keepAliveTimeout: 30_000,
+  });
+  const chaos = parseChaos(sb.options.chaos);
+
+  // OAuth token and revocation requests are form-encoded (RFC 6749).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (!chaos || !request.url.startsWith('/v1/')) return;
+    for (const outcome of rollChaos(chaos)) {
+      if (outcome.kind === 'delay') await new Promise((r) => setTimeout(r, outcome.ms));
+      else if (outcome.kind === 'status') {
+        const code = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' }[outcome.status];
+        throw new ProblemError(outcome.status, code, 'Injected by sandbox --chaos.', [], {}, outcome.status === 429 ? { 'retry-after': '1' } : {});
+      } else if (outcome.kind === 'reset') {
+        (request as { chaosReset?: boolean }).chaosReset = true;
+      }
+    }
+  });
+
+  // A "reset" lets the handler do its work, then drops the connection instead of answering.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request as { chaosReset?: boolean }).chaosReset) {
+      request.raw.socket.destroy();
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | ProblemError, request, reply) => {
+    let problem: ProblemError;
+    if (error instanceof ProblemError) problem = error;
+    else if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      problem = new ProblemError(400, 'invalid_request', `Malformed request: ${error.message}`);
+    } else if (error.statusCode === 415) {
+      problem = new ProblemError(400, 'invalid_request', 'Send JSON bodies with Content-Type: application/json.');
+    } else if (error.statusCode === 413) {
+      problem = new ProblemError(400, 'invalid_request', 'Request body too large.');
+    } else {
+      sb.options.log?.(`internal error on ${request.method} ${request.url}: ${error.stack}`);
+      problem = new ProblemError(500, 'internal_error', 'The sandbox hit an unexpected error.');
+    }
+    for (const [k, v] of Object.entries(problem.headers)) reply.header(k, v);
+    reply.code(problem.status).type('application/problem+json').send(JSON.stringify(problem.toBody(request.id)));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const problem = new ProblemError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    reply.code(404).type('application/problem+json').send(JSON.stringify(problem.toBody(request.id)));
+  });
+
+  if (sb.options.log) {
+    app.addHook('onResponse', async (request, reply) => {
+      sb.options.log!(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms ${request.id}`);
+    });
+  }
+
+  await registerAllRoutes(app, sb);
+  return app;
+}

@@ -1,0 +1,95 @@
+/**
+ * Opaque cursors (api-spec §4.12): the position after the last record served
+ * (its ordering key and id), plus when the cursor was made and which list it
+ * belongs to, base64url-encoded. Positions, not offsets, so a retried page
+ * never skips or repeats a record while new ones arrive. Valid for 24 hours.
+ */
+import { LIMITS } from '../../types/api.js';
+import type { SandboxContext } from '../context.js';
+import { problems } from './problem.js';
+import { queryParam, type ApiRequest } from './route.js';
+
+export interface CursorPosition {
+  /** Which list (route + filters) the cursor was made for. */
+  list: string;
+  /** Ordering key of the last record served (e.g. seq or a timestamp). */
+  key: number | string;
+  id: string;
+  /** Extra state some lists need (e.g. group_by=conversation's current group). */
+  extra?: unknown;
+}
+
+export function encodeCursor(sb: SandboxContext, pos: CursorPosition): string {
+  return Buffer.from(JSON.stringify({ ...pos, t: sb.clock.now() })).toString('base64url');
+}
+
+export function decodeCursor(sb: SandboxContext, raw: string, list: string): CursorPosition {
+  let parsed: CursorPosition & { t: number };
+  try {
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw problems.invalidRequest('page[after] is not a valid cursor.');
+  }
+  if (!parsed || typeof parsed !== 'object' || typeof parsed.t !== 'number' || parsed.list !== list) {
+    throw problems.invalidRequest('page[after] is not a cursor for this list (the filters must stay the same).');
+  }
+  if (sb.clock.now() - parsed.t > LIMITS.cursorLifetimeMs) {
+    throw problems.invalidRequest('page[after] has expired (cursors are valid for 24 hours); start again from the first page.');
+  }
+  return parsed;
+}
+
+/** page[limit] per §4.12: default 50, 1..100, anything else is a 400. */
+export function pageLimit(req: ApiRequest): number {
+  const raw = queryParam(req, 'page[limit]');
+  if (raw === undefined || raw === '') return LIMITS.pageDefault;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.pageMax) {
+    throw problems.invalidRequest(`page[limit] must be a whole number from 1 to ${LIMITS.pageMax} (got "${raw}").`);
+  }
+  return n;
+}
+
+/**
+ * Pages a list that is already in its final order. `keyOf` gives each
+ * record's ordering key; records after the cursor's (key, id) are served.
+ * `compare` orders (key, id) pairs the same way the list is ordered.
+ */
+export function pageOf<T extends { id: string }, V>(
+  sb: SandboxContext,
+  req: ApiRequest,
+  list: string,
+  sorted: Iterable<T>,
+  keyOf: (row: T) => number | string,
+  view: (row: T) => V,
+  direction: 'asc' | 'desc' = 'asc',
+) {
+  const limit = pageLimit(req);
+  const after = queryParam(req, 'page[after]');
+  const cursor = after ? decodeCursor(sb, after, list) : null;
+  const data: V[] = [];
+  let last: T | null = null;
+  let hasMore = false;
+  for (const row of sorted) {
+    if (cursor && !isAfter(keyOf(row), row.id, cursor.key, cursor.id, direction)) continue;
+    if (data.length === limit) {
+      hasMore = true;
+      break;
+    }
+    data.push(view(row));
+    last = row;
+  }
+  return {
+    data,
+    pagination: {
+      next_cursor: hasMore && last ? encodeCursor(sb, { list, key: keyOf(last), id: last.id }) : null,
+      has_more: hasMore,
+    },
+  };
+}
+
+function isAfter(key: number | string, id: string, cKey: number | string, cId: string, direction: 'asc' | 'desc'): boolean {
+  const sign = direction === 'asc' ? 1 : -1;
+  if (key !== cKey) return (key > cKey ? 1 : -1) * sign > 0;
+  return (id > cId ? 1 : id < cId ? -1 : 0) * sign > 0;
+}

@@ -1,0 +1,112 @@
+/**
+ * How sandbox API routes are declared: method, path, which credentials and
+ * scope they accept, whether they are Idem, and a handler that returns a
+ * status and body. Authentication, scopes, idempotency and problem rendering
+ * happen here once, so route files hold only the endpoint's own rules.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { ProblemError } from './problem.js';
+import { findPrincipal, type Principal } from './principal.js';
+import { fingerprint, withIdempotency } from './idempotency.js';
+import { checkRateLimit } from './rate-limit.js';
+
+export interface ApiRequest<Body = any> {
+  principal: Principal;
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  body: Body;
+  headers: FastifyRequest['headers'];
+  requestId: string;
+  raw: FastifyRequest;
+}
+
+export interface ApiResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiRouteSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  /** Path under /v1, e.g. '/patients/:patientId'. */
+  url: string;
+  /** Required scope, or null for any authenticated caller. */
+  scope: string | null;
+  /** Which credential kinds may call (default both). An API key elsewhere gets 403 oauth_required. */
+  credentials?: ('api_key' | 'oauth')[];
+  /** 'legacy' = the older conversation-scoped endpoints (§4.9): 401 `unauthorized` instead of `invalid_token`. */
+  style?: 'v1' | 'legacy';
+  idempotent?: boolean;
+  handler: (req: ApiRequest, sb: SandboxContext) => ApiResult | Promise<ApiResult>;
+}
+
+export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRouteSpec): void {
+  app.route({
+    method: spec.method,
+    url: `/v1${spec.url}`,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const principal = authenticate(sb, request, spec);
+      checkRateLimit(sb, principal.id);
+      const apiRequest: ApiRequest = {
+        principal,
+        params: request.params as Record<string, string>,
+        query: request.query as ApiRequest['query'],
+        body: request.body ?? {},
+        headers: request.headers,
+        requestId: request.id,
+        raw: request,
+      };
+      const run = async () => spec.handler(apiRequest, sb);
+      const result = spec.idempotent
+        ? await withIdempotency(
+            sb,
+            `${principal.orgId}:${principal.id}`,
+            headerValue(request.headers['idempotency-key']),
+            fingerprint(spec.method, request.url.split('?')[0]!, request.body ?? null),
+            run,
+          )
+        : await run();
+      for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
+      reply.code(result.status);
+      if (result.body === undefined) return reply.send();
+      reply.type('application/json; charset=utf-8');
+      return reply.send(JSON.stringify(result.body));
+    },
+  });
+}
+
+function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRouteSpec): Principal {
+  const unauthorizedCode = spec.style === 'legacy' ? 'unauthorized' : 'invalid_token';
+  const header = headerValue(request.headers.authorization);
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match) {
+    throw new ProblemError(401, unauthorizedCode, 'Missing bearer credential: send Authorization: Bearer <token>.', [], {}, {
+      'www-authenticate': 'Bearer',
+    });
+  }
+  const principal = findPrincipal(sb, match[1]!);
+  if (!principal) {
+    throw new ProblemError(401, unauthorizedCode, 'The API key or access token is invalid, expired or revoked.', [], {}, {
+      'www-authenticate': 'Bearer error="invalid_token"',
+    });
+  }
+  const allowed = spec.credentials ?? ['api_key', 'oauth'];
+  if (!allowed.includes(principal.kind)) {
+    throw new ProblemError(403, 'oauth_required', 'This endpoint acts as a person: use an org admin\'s OAuth access token, not an API key.');
+  }
+  if (spec.scope && !principal.scopes.has(spec.scope)) {
+    throw new ProblemError(403, 'insufficient_scope', `This credential lacks the "${spec.scope}" scope.`, [], { required_scope: spec.scope });
+  }
+  return principal;
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A single query parameter (the first, if repeated). */
+export function queryParam(req: ApiRequest, name: string): string | undefined {
+  const v = req.query[name];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,26 @@
+/**
+ * Sandbox-only control endpoints under /_sandbox (not part of the API):
+ * moving the clock so tests can expire codes and cursors, and reading the
+ * seeded credentials. Documented in docs/sandbox.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { ProblemError } from '../http/problem.js';
+import type { SeededCredentials } from '../seed.js';
+
+export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  app.post('/_sandbox/clock', async (request) => {
+    const body = (request.body ?? {}) as { advance_seconds?: unknown };
+    const seconds = Number(body.advance_seconds);
+    if (!Number.isFinite(seconds) || seconds < 0) {
+      throw new ProblemError(400, 'invalid_request', 'advance_seconds must be a number ≥ 0.');
+    }
+    sb.clock.advance(seconds * 1000);
+    return { now: sb.clock.iso() };
+  });
+
+  app.get('/_sandbox/credentials', async () => {
+    const creds = (sb as SandboxContext & { credentials?: SeededCredentials }).credentials;
+    return creds ?? {};
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Starts a sandbox: state (fresh seed or --data file), the HTTP server on
+ * 127.0.0.1, and the background workers. Used by `msgctl sandbox` and, in
+ * process, by the tests and benchmarks.
+ */
+import { SandboxStore } from './store/store.js';
+import { loadSnapshot, persistOnChange } from './store/persist.js';
+import { Clock } from './clock.js';
+import { SandboxContext, type SandboxOptions } from './context.js';
+import { seedWorld, type SeededCredentials } from './seed.js';
+import { buildApp } from './http/app.js';
+import { startWorkers } from './workers/index.js';
+import { seedSyntheticMessages } from './domain/synthetic.js';
+
+export interface RunningSandbox {
+  /** http://127.0.0.1:PORT — OAuth and discovery live here. */
+  origin: string;
+  /** origin + /v1 */
+  baseUrl: string;
+  credentials: SeededCredentials;
+  sb: SandboxContext;
+  close(): Promise<void>;
+}
+
+interface MetaRecord {
+  id: 'credentials';
+  credentials: SeededCredentials;
+}
+
+export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  const options: SandboxOptions = { port: 0, seed: 1, rateLimit: 100, timeScale: 1, ...partial };
+  const store = new SandboxStore();
+  const clock = new Clock(options.timeScale);
+  const sb = new SandboxContext(store, clock, options);
+  const meta = store.table<MetaRecord>('meta');
+
+  const snapshot = options.dataFile ? await loadSnapshot(options.dataFile) : null;
+  let credentials: SeededCredentials;
+  if (snapshot) {
+    store.restore(snapshot);
+    const saved = meta.get('credentials');
+    if (!saved) throw new Error(`${options.dataFile} is not a sandbox data file (no credentials).`);
+    credentials = saved.credentials;
+  } else {
+    credentials = seedWorld(sb);
+    meta.put({ id: 'credentials', credentials });
+    if (options.seedMessages) seedSyntheticMessages(sb, options.seedMessages);
+  }
+  (sb as SandboxContext & { credentials?: SeededCredentials }).credentials = credentials;
+
+  const persistence = options.dataFile ? persistOnChange(store, options.dataFile) : null;
+  if (persistence && !snapshot) store.changed();
+
+  const app = await buildApp(sb);
+  await app.listen({ host: '127.0.0.1', port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  sb.origin = `http://127.0.0.1:${port}`;
+  const stopWorkers = startWorkers(sb);
+
+  return {
+    origin: sb.origin,
+    baseUrl: sb.baseUrl,
+    credentials,
+    sb,
+    async close() {
+      stopWorkers();
+      await app.close();
+      if (persistence) {
+        persistence.stop();
+        await persistence.flush();
+      }
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * Background workers (simulated delivery, campaign sender, imports, exports,
+ * webhook deliveries). Each subscribes to domain events or runs timers through
+ * SandboxContext.later, and returns a stop function.
+ */
+import type { SandboxContext } from '../context.js';
+
+export type Worker = (sb: SandboxContext) => () => void;
+
+const workers: Worker[] = [];
+
+export function startWorkers(sb: SandboxContext): () => void {
+  const stops = workers.map((start) => start(sb));
+  return () => {
+    for (const stop of stops) stop();
+    sb.cancelTimers();
+  };
+}
