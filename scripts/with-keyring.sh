@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Runs a command against a real, unlocked Secret Service (gnome-keyring) on a
+# private session D-Bus, so keychain code can be tested headless: in CI, in a
+# container, as root, with no X display.
+#
+#   scripts/with-keyring.sh CMD [ARGS...]
+#
+# The keyring lives in a temporary directory with a random password and is
+# thrown away afterwards; the caller's real keyring (if any) is never touched.
+# Installs nothing. On Debian/Ubuntu the needed packages are:
+#   apt-get install -y dbus gnome-keyring
+set -euo pipefail
+
+me=with-keyring
+fail() {
+  echo "$me: $*" >&2
+  exit 127
+}
+
+if [[ $# -eq 0 ]]; then
+  echo "usage: scripts/with-keyring.sh CMD [ARGS...]" >&2
+  exit 2
+fi
+
+for tool in dbus-run-session dbus-send gnome-keyring-daemon; do
+  command -v "$tool" >/dev/null 2>&1 ||
+    fail "'$tool' is not installed; install it with: apt-get install -y dbus gnome-keyring"
+done
+
+# First pass: start a private session bus and re-run this script inside it.
+# The marker variable is removed again before CMD runs.
+if [[ "${MSGCTL_WITH_KEYRING_INSIDE:-}" != 1 ]]; then
+  exec env MSGCTL_WITH_KEYRING_INSIDE=1 dbus-run-session -- bash "$0" "$@"
+fi
+unset MSGCTL_WITH_KEYRING_INSIDE
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/msgctl-keyring.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+mkdir -m 700 "$scratch/data" "$scratch/run"
+
+# A throwaway password: the keyring is deleted at exit and never reopened.
+password=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+
+# The keyring files and control socket go to the scratch dir, not ~/.local
+# and ~/.cache, so nothing outlives this run; CMD keeps the caller's XDG dirs.
+# --unlock reads the password on stdin; with no existing keyring it creates
+# the 'login' collection with that password, unlocked, as the default.
+# --foreground keeps the daemon our own child, so we stop and reap it at the
+# end instead of leaving it to an init that may not reap (containers).
+printf '%s' "$password" |
+  XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run" \
+    gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null &
+daemon=$!
+trap 'kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; rm -rf "$scratch"' EXIT
+unset password
+
+bus_call() {
+  dbus-send --session --print-reply "$@" 2>/dev/null
+}
+
+# The daemon claims org.freedesktop.secrets a moment after it starts; wait
+# for it (bounded) rather than let the first test race the start-up.
+for _ in $(seq 50); do
+  kill -0 "$daemon" 2>/dev/null || fail "gnome-keyring-daemon exited during start-up"
+  if bus_call --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q 'boolean true'; then
+    owned=1
+    break
+  fi
+  sleep 0.1
+done
+[[ "${owned:-}" == 1 ]] || fail "gnome-keyring-daemon did not claim org.freedesktop.secrets on the session bus"
+
+# Fail here, with a clear message, if the default collection is missing or
+# locked: every keychain test would fail later with a vaguer error.
+locked=$(bus_call --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
+  org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked) ||
+  fail "the Secret Service has no default collection"
+grep -q 'boolean false' <<<"$locked" || fail "the default keyring collection is still locked"
+
+# Not exec: the EXIT trap must still remove the scratch dir afterwards.
+status=0
+"$@" || status=$?
+exit "$status"

@@ -1,0 +1,71 @@
+/**
+ * Round trip against a real Secret Service. Opt-in: CI runs
+ *   MSGCTL_TEST_KEYCHAIN=1 scripts/with-keyring.sh npx vitest run
+ * and then any failure here fails the build; nothing is skipped silently.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { openSecretStore } from '../../src/auth/secret-store.js';
+
+const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
+const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';
+
+/** Object paths of Secret Service items for msgctl/<profile>, asked over D-Bus directly. */
+async function secretServiceItems(profile: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)('dbus-send', [
+    '--session',
+    '--print-reply',
+    '--dest=org.freedesktop.secrets',
+    '/org/freedesktop/secrets',
+    'org.freedesktop.Secret.Service.SearchItems',
+    `dict:string:string:service,msgctl,username,${profile}`,
+  ]);
+  return [...stdout.matchAll(/object path "([^"]+)"/g)].map((m) => m[1] ?? '');
+}
+
+describe.runIf(!enabled)('OS keychain round trip', () => {
+  it('real Secret Service round trip', (ctx) => {
+    ctx.skip(HOW_TO_ENABLE);
+  });
+});
+
+describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
+  it('has a session bus to talk to', () => {
+    expect(process.env.DBUS_SESSION_BUS_ADDRESS, 'no session D-Bus: run under scripts/with-keyring.sh').toBeTruthy();
+  });
+
+  it('stores, reads, overwrites and deletes a secret', async () => {
+    const store = openSecretStore('keychain', process.env);
+    const profile = `test-${randomUUID()}`;
+    const tokenSet = JSON.stringify({ access_token: 'at-é✓', refresh_token: 'rt\nline2', expires_at: 1_900_000_000 });
+
+    expect(store.kind).toBe('keychain');
+    expect(store.describe()).toBe('OS keychain (Secret Service)');
+    expect(await store.get(profile)).toBeNull();
+
+    await store.set(profile, 'sk_test_first');
+    expect(await store.get(profile)).toBe('sk_test_first');
+
+    await store.set(profile, tokenSet);
+    expect(await store.get(profile)).toBe(tokenSet);
+
+    expect(await store.delete(profile)).toBe(true);
+    expect(await store.get(profile)).toBeNull();
+    expect(await store.delete(profile)).toBe(false);
+  });
+
+  it('puts the secret in the Secret Service itself, one item per profile', async () => {
+    const store = openSecretStore('keychain', process.env);
+    const profile = `test-${randomUUID()}`;
+    await store.set(profile, 'sk_test_where');
+    try {
+      expect(await secretServiceItems(profile)).toHaveLength(1);
+      expect(await store.get(`${profile}-other`)).toBeNull();
+    } finally {
+      await store.delete(profile);
+    }
+    expect(await secretServiceItems(profile)).toEqual([]);
+  });
+});
