@@ -46,26 +46,29 @@ interface Parts {
   shortYear: boolean;
   month: number | undefined;
   day: number;
+  /** Numeric day and month whose order came from the month-first convention. */
+  ordered: boolean;
 }
 
 function splitDate(text: string, dayFirst: boolean): Parts | undefined {
   let m = YEAR_FIRST.exec(text) ?? COMPACT.exec(text);
-  if (m) return { year: Number(m[1]), shortYear: false, month: Number(m[2]), day: Number(m[3]) };
+  if (m) return { year: Number(m[1]), shortYear: false, month: Number(m[2]), day: Number(m[3]), ordered: false };
   m = NUMERIC.exec(text);
   if (m) {
     const [first, second] = [Number(m[1]), Number(m[3])];
     const year = m[4] ?? '';
-    return { year: Number(year), shortYear: year.length === 2, month: dayFirst ? second : first, day: dayFirst ? first : second };
+    const [month, day] = dayFirst ? [second, first] : [first, second];
+    return { year: Number(year), shortYear: year.length === 2, month, day, ordered: true };
   }
   m = DAY_MONTH_NAME.exec(text);
   if (m) {
     const year = m[3] ?? '';
-    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[2] ?? '').toLowerCase()], day: Number(m[1]) };
+    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[2] ?? '').toLowerCase()], day: Number(m[1]), ordered: false };
   }
   m = MONTH_NAME_DAY.exec(text);
   if (m) {
     const year = m[3] ?? '';
-    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[1] ?? '').toLowerCase()], day: Number(m[2]) };
+    return { year: Number(year), shortYear: year.length === 2, month: MONTHS[(m[1] ?? '').toLowerCase()], day: Number(m[2]), ordered: false };
   }
   return undefined;
 }
@@ -106,7 +109,7 @@ export function normalizeDate(input: string, options: DateOptions = {}): DateRes
   const { month, day } = parts;
   if (month === undefined) return { ok: false, reason: 'unknown month name' };
   if (month < 1 || month > 12) {
-    const hint = options.dayFirst ? '' : ' (numeric dates are read month first: MM/DD/YYYY)';
+    const hint = parts.ordered && !options.dayFirst ? ' (numeric dates are read month first: MM/DD/YYYY)' : '';
     return { ok: false, reason: `month ${month} does not exist${hint}` };
   }
   const todayIso = localToday(options.today ?? new Date());

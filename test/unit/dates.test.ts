@@ -36,6 +36,8 @@ describe('normalizeDate', () => {
   it('refuses to guess a day-first date and says why', () => {
     const result = normalizeDate('13/03/2024', { today });
     expect(result).toEqual({ ok: false, reason: 'month 13 does not exist (numeric dates are read month first: MM/DD/YYYY)' });
+    expect(normalizeDate('2024-13-03', { today })).toEqual({ ok: false, reason: 'month 13 does not exist' });
+    expect(normalizeDate('03/13/2024', { today, dayFirst: true })).toEqual({ ok: false, reason: 'month 13 does not exist' });
   });
 
   it.each([
