@@ -5,10 +5,13 @@ import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// `--outdir DIR` lets test runs build into their own folder, so parallel runs never race on dist/.
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag > 0 ? process.argv[outdirFlag + 1] : 'dist';
+await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',

@@ -1,0 +1,75 @@
+/**
+ * Runs the built `msgctl` binary (execa) with an isolated HOME/XDG so no test
+ * touches the developer's config or keychain, pointed at a sandbox.
+ */
+import { execa, type Options } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningSandbox } from '../../src/sandbox/start.js';
+
+export function binPath(): string {
+  const bin = process.env.MSGCTL_TEST_BIN;
+  if (!bin) throw new Error('MSGCTL_TEST_BIN is not set: run tests through vitest (globalSetup builds the CLI).');
+  return bin;
+}
+
+/** A fresh, empty home for config and state. */
+export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const home = mkdtempSync(join(tmpdir(), 'msgctl-test-'));
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    // No Secret Service unless a test asks for one.
+    DBUS_SESSION_BUS_ADDRESS: process.env.MSGCTL_TEST_KEYCHAIN ? process.env.DBUS_SESSION_BUS_ADDRESS : 'unix:path=/nonexistent',
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+/** Environment for a CLI talking to the sandbox with its full-access API key. */
+export function sandboxEnv(sandbox: RunningSandbox, extra: Record<string, string | undefined> = {}) {
+  return isolatedEnv({
+    MSGCTL_BASE_URL: sandbox.baseUrl,
+    MSGCTL_API_KEY: sandbox.credentials.api_key,
+    ...extra,
+  });
+}
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export async function msgctl(
+  args: string[],
+  options: { env: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<Options, 'cwd'>,
+): Promise<CliResult> {
+  const result = await execa(process.execPath, [binPath(), ...args], {
+    env: options.env,
+    extendEnv: false,
+    input: options.input ?? '',
+    reject: false,
+    stripFinalNewline: false,
+    timeout: options.timeout ?? 30_000,
+    cwd: options.cwd,
+  });
+  return { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? -1 };
+}
+
+/** Parses JSON Lines output, failing loudly on any non-JSON line. */
+export function jsonLines<T = any>(stdout: string): T[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((line) => {
+      try {
+        return JSON.parse(line) as T;
+      } catch {
+        throw new Error(`not a JSON line: ${line}`);
+      }
+    });
+}

@@ -1,0 +1,19 @@
+/**
+ * Builds the CLI once per test run into a private folder, so end-to-end tests
+ * spawn a real built binary and parallel runs never race on dist/.
+ * `MSGCTL_TEST_BIN` tells the tests where it is.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export default function setup() {
+  const root = resolve(import.meta.dirname, '../..');
+  const dir = join(root, 'node_modules', '.cache', 'msgctl-test', String(process.pid));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', join(dir, 'dist')], { cwd: root, stdio: 'inherit' });
+  cpSync(join(root, 'bin/msgctl.js'), join(dir, 'bin/msgctl.js'));
+  process.env.MSGCTL_TEST_BIN = join(dir, 'bin/msgctl.js');
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,18 @@
+/**
+ * Starts an in-process sandbox on 127.0.0.1 for a test file, so tests can
+ * both drive it over HTTP (through the built CLI) and inspect its state.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
+import type { SandboxOptions } from '../../src/sandbox/context.js';
+
+export function useSandbox(options: Partial<SandboxOptions> = {}): { current: RunningSandbox } {
+  const holder = {} as { current: RunningSandbox };
+  beforeAll(async () => {
+    holder.current = await startSandbox({ rateLimit: 0, ...options });
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
