@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import { decodeText, detectDelimiter, peekHead, readProblem, sourceLabel } from './source.js';
+import { decodeText, detectDelimiter, peekHead, readProblem, sourceLabel, type Head } from './source.js';
 
 export interface CsvRow {
   /** 1 = first data record after the header; blank records are not counted. */
@@ -164,8 +164,15 @@ export async function openCsv(source: string | NodeJS.ReadableStream, options: C
   const label = options.label ?? sourceLabel(source);
   const input = typeof source === 'string' ? createReadStream(source) : source;
   const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  const head = await peekHead(chunks, label);
-  const delimiter = options.delimiter === undefined ? detectDelimiter(head.text) : normaliseDelimiter(options.delimiter);
+  let head: Head;
+  let delimiter: string;
+  try {
+    head = await peekHead(chunks, label);
+    delimiter = options.delimiter === undefined ? detectDelimiter(head.text) : normaliseDelimiter(options.delimiter);
+  } catch (error) {
+    await chunks.return?.(); // closes the file
+    throw error;
+  }
 
   const parser: Parser = parse({
     delimiter,

@@ -219,3 +219,19 @@ describe('readCsvRecords', () => {
     await expect(rows.next()).rejects.toThrow('missing columns');
   });
 });
+
+describe('refused inputs', () => {
+  it('are released, not left open', async () => {
+    const endless = function* (first: string, next: string): Generator<Buffer> {
+      yield Buffer.from(first);
+      for (;;) yield Buffer.from(next);
+    };
+    const binary = Readable.from(endless('\0\0', '\0'.repeat(1024)));
+    await expect(openCsv(binary)).rejects.toThrow(UsageError);
+    const text = Readable.from(endless('a,b\n', '1,2\n'));
+    await expect(openCsv(text, { delimiter: '::' })).rejects.toThrow(UsageError);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(binary.destroyed).toBe(true);
+    expect(text.destroyed).toBe(true);
+  });
+});
