@@ -5,8 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { registerOrganizationRoutes } from './organization.js';
 import { registerControlRoutes } from './control.js';
+import { registerFaultRoutes } from './faults.js';
+import { registerPatientRoutes } from './patients.js';
+import { registerPatientMessageRoutes } from './patient-messages.js';
+import { registerInboundRoutes } from './inbound.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
+  // First: its onRequest hook must see every request.
+  registerFaultRoutes(app, sb);
   registerOrganizationRoutes(app, sb);
+  registerPatientRoutes(app, sb);
+  registerPatientMessageRoutes(app, sb);
+  registerInboundRoutes(app, sb);
   registerControlRoutes(app, sb);
 }

@@ -4,10 +4,11 @@
  * SandboxContext.later, and returns a stop function.
  */
 import type { SandboxContext } from '../context.js';
+import { startDeliveryWorker } from './delivery.js';
 
 export type Worker = (sb: SandboxContext) => () => void;
 
-const workers: Worker[] = [];
+const workers: Worker[] = [startDeliveryWorker];
 
 export function startWorkers(sb: SandboxContext): () => void {
   const stops = workers.map((start) => start(sb));

@@ -1,0 +1,98 @@
+/**
+ * Deterministic fault injection for exactly-once tests (docs/sandbox.md):
+ * queue "the next matching API request answers 503" (or 429 with
+ * Retry-After, or has its connection reset after being handled), where
+ * --chaos only offers probabilities. Also keeps a log of API requests so a
+ * test can prove that a refused command sent nothing.
+ *
+ * In process: injectFaults(sb, …) and apiRequests(sb). Over HTTP:
+ * POST /_sandbox/faults {"faults": [{"status": 503, "method": "POST"}]}.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { ProblemError } from '../http/problem.js';
+
+export interface Fault {
+  /** Answer with this status instead of handling the request… */
+  status?: 429 | 500 | 503;
+  /** …(429 only) and this Retry-After, in seconds (default 1). */
+  retryAfter?: number;
+  /** Or: handle the request, then drop the connection instead of answering. */
+  reset?: boolean;
+  /** Only requests with this method (default any). */
+  method?: string;
+  /** Only requests whose path, under /v1, starts with this (default any), e.g. '/patient-messages'. */
+  path?: string;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** Fault applied to it, if any. */
+  fault: 'status' | 'reset' | null;
+}
+
+interface State {
+  queue: Fault[];
+  log: LoggedRequest[];
+}
+
+const states = new WeakMap<SandboxContext, State>();
+
+function state(sb: SandboxContext): State {
+  let s = states.get(sb);
+  if (!s) states.set(sb, (s = { queue: [], log: [] }));
+  return s;
+}
+
+/** Queues faults; each applies once, to the first later API request it matches. */
+export function injectFaults(sb: SandboxContext, ...faults: Fault[]): void {
+  state(sb).queue.push(...faults);
+}
+
+/** Every /v1 request this sandbox received, oldest first. */
+export function apiRequests(sb: SandboxContext): readonly LoggedRequest[] {
+  return state(sb).log;
+}
+
+const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' } as const;
+
+export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/v1/')) return;
+    const s = state(sb);
+    const path = request.url.slice(3).split('?')[0]!;
+    const index = s.queue.findIndex(
+      (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
+    );
+    const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
+    s.log.push({ method: request.method, path, fault: fault ? (fault.reset ? 'reset' : 'status') : null });
+    if (!fault) return;
+    if (fault.reset) {
+      // app.ts drops the connection once the handler has answered.
+      (request as { chaosReset?: boolean }).chaosReset = true;
+      return;
+    }
+    const status = fault.status ?? 503;
+    const headers: Record<string, string> = status === 429 ? { 'retry-after': String(fault.retryAfter ?? 1) } : {};
+    throw new ProblemError(status, CODES[status], 'Injected by the sandbox fault queue.', [], {}, headers);
+  });
+
+  app.post('/_sandbox/faults', async (request, reply) => {
+    const body = (request.body ?? {}) as { faults?: unknown };
+    if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
+      throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503} or {"reset": true}, …]} with optional method and path.');
+    }
+    injectFaults(sb, ...body.faults);
+    reply.code(201);
+    return { queued: state(sb).queue.length };
+  });
+}
+
+function isFault(value: unknown): value is Fault {
+  if (!value || typeof value !== 'object') return false;
+  const f = value as Record<string, unknown>;
+  const statusOk = f.status === undefined || f.status === 429 || f.status === 500 || f.status === 503;
+  const oneKind = (f.status !== undefined) !== (f.reset === true);
+  return statusOk && oneKind && (f.method === undefined || typeof f.method === 'string') && (f.path === undefined || typeof f.path === 'string');
+}

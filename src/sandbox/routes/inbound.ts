@@ -1,0 +1,34 @@
+/**
+ * POST /_sandbox/inbound: the sandbox's stand-in for the phone network, so a
+ * test or a person can make a patient reply (and say STOP or START). Not part
+ * of the API and needs no credential; documented in docs/sandbox.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { FieldErrors, ProblemError } from '../http/problem.js';
+import { messageView } from '../domain/views.js';
+import { receiveInbound } from '../domain/inbound.js';
+import { normalizePhone } from '../../util/phone.js';
+
+export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  app.post('/_sandbox/inbound', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const errors = new FieldErrors();
+    const phone = (field: 'from' | 'to') => {
+      const value = body[field];
+      const result = typeof value === 'string' ? normalizePhone(value, 'US') : null;
+      if (result?.ok) return result.e164;
+      errors.add(`/${field}`, value === undefined ? 'required' : 'invalid', `${field} must be a phone number.`);
+      return '';
+    };
+    const from = phone('from');
+    const to = phone('to');
+    if (typeof body.body !== 'string' || !body.body.trim()) errors.add('/body', 'required', 'body must be a non-empty string.');
+    errors.throwIfAny();
+    const number = sb.db.phoneNumbers.find((n) => n.number === to);
+    if (!number) throw new ProblemError(404, 'not_found', `${to} is not a clinic number of any sandbox organization.`);
+    const record = receiveInbound(sb, number, from, body.body as string);
+    reply.code(201).type('application/json; charset=utf-8');
+    return JSON.stringify(messageView(sb, record));
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * POST /patient-messages and GET /patient-messages/{id} (api-spec §4.4). The
+ * list (GET /patient-messages) lives in patient-messages-list.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { apiRoute } from '../http/route.js';
+import { problems } from '../http/problem.js';
+import { messageView } from '../domain/views.js';
+import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
+import { looksLikeUuid } from '../../util/ids.js';
+
+export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  apiRoute(app, sb, {
+    method: 'POST',
+    url: '/patient-messages',
+    scope: 'messages.write',
+    idempotent: true,
+    handler: (req) => {
+      const { response } = sendPatientMessage(sb, senderFromPrincipal(req.principal), req.body);
+      return { status: 201, body: response };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/patient-messages/:messageId',
+    scope: 'messages.read',
+    handler: (req) => {
+      const id = req.params.messageId ?? '';
+      if (!looksLikeUuid(id)) throw problems.invalidRequest(`messageId must be a UUID (got "${id}").`);
+      const message = sb.db.messages.get(id.toLowerCase());
+      // Only messages of patient conversations in the caller's organization are visible here.
+      if (!message || message.orgId !== req.principal.orgId || !message.patientId) throw problems.notFound('Message');
+      return { status: 200, body: messageView(sb, message) };
+    },
+  });
+}

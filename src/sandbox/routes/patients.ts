@@ -1,0 +1,97 @@
+/**
+ * Patients (api-spec §4.7): create-or-match, find by phone/MRN, retrieve,
+ * PATCH and DELETE. The rules live in domain/patients.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
+import { problems } from '../http/problem.js';
+import { pageOf } from '../http/cursor.js';
+import { patientView } from '../domain/views.js';
+import {
+  createOrMatchPatient,
+  deletePatient,
+  findPatient,
+  orgPatients,
+  updatePatient,
+  validatePatientFields,
+} from '../domain/patients.js';
+import type { PatientRecord } from '../domain/records.js';
+import { normalizePhone } from '../../util/phone.js';
+import { looksLikeUuid } from '../../util/ids.js';
+
+export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  apiRoute(app, sb, {
+    method: 'POST',
+    url: '/patients',
+    scope: 'patients.write',
+    idempotent: true,
+    handler: (req) => {
+      const { fields, errors } = validatePatientFields(req.body, 'create');
+      if (errors.length) throw problems.validation(errors);
+      const { patient, matchedBy, created } = createOrMatchPatient(sb, req.principal.orgId, fields);
+      return { status: created ? 201 : 200, body: patientView(sb, patient, matchedBy) };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/patients',
+    scope: 'patients.read',
+    handler: (req) => {
+      const rawPhone = queryParam(req, 'phone');
+      const mrn = queryParam(req, 'mrn')?.trim() || undefined;
+      let phone: string | undefined;
+      if (rawPhone !== undefined && rawPhone.trim() !== '') {
+        const normalized = normalizePhone(rawPhone, 'US');
+        if (!normalized.ok) throw problems.validation([{ path: 'phone', code: 'invalid', message: `phone is not a usable phone number: ${normalized.reason}.` }]);
+        phone = normalized.e164;
+      }
+      const rows = orgPatients(sb, req.principal.orgId).filter(
+        (p) => (phone === undefined || p.phone === phone) && (mrn === undefined || p.mrn === mrn),
+      );
+      const list = `patients:${phone ?? ''}:${mrn ?? ''}`;
+      return { status: 200, body: pageOf(sb, req, list, rows, (p) => p.created_at, (p) => patientView(sb, p)) };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/patients/:patientId',
+    scope: 'patients.read',
+    handler: (req) => ({ status: 200, body: patientView(sb, patientFromPath(sb, req)) }),
+  });
+
+  apiRoute(app, sb, {
+    method: 'PATCH',
+    url: '/patients/:patientId',
+    scope: 'patients.write',
+    handler: (req) => {
+      const patient = patientFromPath(sb, req);
+      const { fields, errors } = validatePatientFields(req.body, 'update');
+      if (errors.length) throw problems.validation(errors);
+      const conflicts = updatePatient(sb, patient, fields);
+      if (conflicts.length) throw problems.validation(conflicts);
+      return { status: 200, body: patientView(sb, patient) };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'DELETE',
+    url: '/patients/:patientId',
+    scope: 'patients.write',
+    handler: (req) => {
+      deletePatient(sb, patientFromPath(sb, req));
+      return { status: 204 };
+    },
+  });
+}
+
+/** Path ids are UUIDs (§4.7): anything else is a malformed request (400), a well-formed unknown id 404. */
+function patientFromPath(sb: SandboxContext, req: ApiRequest): PatientRecord {
+  const id = req.params.patientId ?? '';
+  if (!looksLikeUuid(id)) throw problems.invalidRequest(`patientId must be a UUID (got "${id}").`);
+  const patient = findPatient(sb, req.principal.orgId, id.toLowerCase());
+  if (!patient) throw problems.notFound('Patient');
+  return patient;
+}
