@@ -1,0 +1,28 @@
+// `npm run demo`: starts a local sandbox, sends a real message through the
+// built CLI, shows it back, and stops the sandbox. Nothing touches your
+// config: the CLI gets the sandbox's URL and key through the environment.
+import { spawn, execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
+const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const firstLine = await new Promise((resolve, reject) => {
+  createInterface({ input: sandbox.stdout }).once('line', resolve);
+  sandbox.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+});
+const info = JSON.parse(firstLine);
+const env = { ...process.env, MSGCTL_BASE_URL: info.base_url, MSGCTL_API_KEY: info.api_key };
+const run = (args) => {
+  console.log(`\n$ msgctl ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
+  process.stdout.write(execFileSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' }));
+};
+try {
+  console.log(`Sandbox running at ${info.base_url}`);
+  run(['org']);
+  run(['send', '--to', '(555) 555-0123', 'Hi Ada, your lab results are ready. Reply STOP to opt out.']);
+  run(['patients', 'list', '--phone', '555-555-0123']);
+  run(['send', '--to', '555.555.0142', '--first-name', 'Bo', '--last-name', 'Chen', '--json', 'Welcome to Riverside Family Clinic!']);
+} finally {
+  sandbox.kill('SIGINT');
+}
