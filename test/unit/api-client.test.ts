@@ -1,0 +1,233 @@
+/**
+ * The API client against a real HTTP server on 127.0.0.1 whose answers each
+ * test scripts: retries and their keys, Retry-After, the shared 429 gate,
+ * timeouts, refresh after 401, proxies and pagination.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { ApiClient, type CredentialProvider } from '../../src/api/client.js';
+import { ApiError, NetworkError } from '../../src/api/errors.js';
+import { checkBaseUrl, createDispatcher } from '../../src/api/transport.js';
+import { backoffDelayMs, parseRetryAfterMs } from '../../src/api/retry-policy.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+const servers: Server[] = [];
+
+async function serve(handler: Handler): Promise<{ url: string; requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string; at: number }[] }> {
+  const requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string; at: number }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body, at: Date.now() });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', 'x-request-id': 'req-' + status, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const problem = (status: number, code: string) => ({ type: 'about:blank', title: 't', status, code, request_id: 'rid-' + code, field_errors: [] });
+
+function client(url: string, opts: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  return new ApiClient({
+    baseUrl: checkBaseUrl(url, true),
+    credential: { authorization: async () => 'Bearer test-token' },
+    dispatcher: createDispatcher({}),
+    userAgent: 'msgctl-test',
+    timeoutMs: 2000,
+    retries: 4,
+    backoff: { baseMs: 10, capMs: 40 },
+    ...opts,
+  });
+}
+
+describe('retry policy', () => {
+  it('backs off exponentially with jitter inside [half, full] of the step, capped', () => {
+    expect(backoffDelayMs(0, { baseMs: 100, capMs: 1000, random: () => 0 })).toBe(50);
+    expect(backoffDelayMs(3, { baseMs: 100, capMs: 1000, random: () => 1 })).toBe(800);
+    expect(backoffDelayMs(10, { baseMs: 100, capMs: 1000, random: () => 1 })).toBe(1000);
+  });
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfterMs('2')).toBe(2000);
+    expect(parseRetryAfterMs(new Date(Date.now() + 3000).toUTCString(), Date.now())).toBeGreaterThan(1000);
+    expect(parseRetryAfterMs('soon')).toBeNull();
+  });
+});
+
+describe('ApiClient', () => {
+  it('retries 503 with the same Idempotency-Key and returns the eventual success', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => (++n < 3 ? json(res, 503, problem(503, 'service_unavailable')) : json(res, 201, { ok: true })));
+    const data = await client(s.url).post('/patient-messages', { body: 'x' }, 'a2d1c7b0-3f55-4c51-9d3e-1f0e2b3c4d5e');
+    expect(data).toEqual({ ok: true });
+    expect(s.requests).toHaveLength(3);
+    expect(new Set(s.requests.map((r) => r.headers['idempotency-key']))).toEqual(new Set(['a2d1c7b0-3f55-4c51-9d3e-1f0e2b3c4d5e']));
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer test-token');
+    expect(s.requests[0]!.headers['user-agent']).toBe('msgctl-test');
+  });
+
+  it('waits Retry-After on 429 before retrying', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => (++n === 1 ? json(res, 429, problem(429, 'rate_limited'), { 'retry-after': '1' }) : json(res, 200, {})));
+    await client(s.url).get('/organization');
+    expect(s.requests[1]!.at - s.requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('holds every concurrent request while a 429 is waited out (no thundering herd)', async () => {
+    let limited = true;
+    const s = await serve((_req, res) => {
+      if (limited) {
+        limited = false;
+        setTimeout(() => json(res, 429, problem(429, 'rate_limited'), { 'retry-after': '1' }), 50);
+      } else json(res, 200, {});
+    });
+    const c = client(s.url);
+    const first = c.get('/a');
+    await new Promise((r) => setTimeout(r, 120)); // the 429 has been seen
+    const started = Date.now();
+    await Promise.all([first, c.get('/b'), c.get('/c')]);
+    const after = s.requests.filter((r) => r.at >= started);
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    for (const r of after) expect(r.at - started).toBeGreaterThanOrEqual(700);
+  });
+
+  it('does not retry other 4xx and keeps the whole problem', async () => {
+    const s = await serve((_req, res) =>
+      json(res, 409, { ...problem(409, 'ambiguous_recipient'), detail: 'two patients', candidates: [{ id: 'p1' }, { id: 'p2' }] }),
+    );
+    const err = await client(s.url).post('/patient-messages', {}, 'k').catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(s.requests).toHaveLength(1);
+    expect(err.code).toBe('ambiguous_recipient');
+    expect(err.exitCode).toBe(5);
+    expect(err.requestId).toBe('rid-ambiguous_recipient');
+    expect(err.extensions.candidates).toHaveLength(2);
+  });
+
+  it('gives up after --retries with exit code 8 for 5xx and 7 for 429', async () => {
+    const s = await serve((_req, res) => json(res, 500, problem(500, 'internal_error')));
+    const err = await client(s.url, { retries: 2 }).get('/x').catch((e) => e);
+    expect(s.requests).toHaveLength(3);
+    expect(err.exitCode).toBe(8);
+    const s2 = await serve((_req, res) => json(res, 429, problem(429, 'rate_limited'), { 'retry-after': '0' }));
+    const err2 = await client(s2.url, { retries: 1 }).get('/x').catch((e) => e);
+    expect(s2.requests).toHaveLength(2);
+    expect(err2.exitCode).toBe(7);
+  });
+
+  it('takes the request id from the header when the body is not a problem', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': 'hdr-id' });
+      res.end('<html>bad gateway</html>');
+    });
+    const err = await client(s.url, { retries: 0 }).get('/x').catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.requestId).toBe('hdr-id');
+    expect(err.status).toBe(502);
+  });
+
+  it('retries refused connections and then fails with NetworkError (exit 8)', async () => {
+    const s = await serve(() => {});
+    await Promise.all(servers.splice(0).map((srv) => new Promise((r) => srv.close(r))));
+    const err = await client(s.url, { retries: 2 }).get('/x').catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.exitCode).toBe(8);
+    expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('times out a hung attempt and retries it', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => {
+      if (++n === 1) return; // never answer
+      json(res, 200, { ok: 1 });
+    });
+    const data = await client(s.url, { timeoutMs: 200 }).get('/slow');
+    expect(data).toEqual({ ok: 1 });
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('refreshes the credential once after 401 and retries', async () => {
+    let token = 'old';
+    const credential: CredentialProvider = {
+      authorization: async () => `Bearer ${token}`,
+      refresh: async () => {
+        token = 'new';
+        return true;
+      },
+    };
+    const s = await serve((req, res) =>
+      req.headers.authorization === 'Bearer new' ? json(res, 200, { ok: 1 }) : json(res, 401, problem(401, 'invalid_token')),
+    );
+    expect(await client(s.url, { credential }).get('/me')).toEqual({ ok: 1 });
+    expect(s.requests.map((r) => r.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
+  });
+
+  it('pages with page[limit]/page[after] and stops at the limit', async () => {
+    const s = await serve((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      const after = Number(url.searchParams.get('page[after]') ?? 0);
+      const limit = Number(url.searchParams.get('page[limit]'));
+      const data = Array.from({ length: limit }, (_, i) => ({ id: after + i + 1 })).filter((r) => r.id <= 250);
+      const last = data.at(-1)?.id ?? 250;
+      json(res, 200, { data, pagination: { next_cursor: last < 250 ? String(last) : null, has_more: last < 250 } });
+    });
+    const all = [];
+    for await (const r of client(s.url).paginate<{ id: number }>('/patients')) all.push(r.id);
+    expect(all).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    const some = [];
+    for await (const r of client(s.url).paginate<{ id: number }>('/patients', {}, { limit: 120 })) some.push(r.id);
+    expect(some).toHaveLength(120);
+  });
+
+  it('goes through HTTP_PROXY and skips it for NO_PROXY hosts', async () => {
+    const proxied: string[] = [];
+    // A real forward proxy: absolute-form requests, and CONNECT tunnels (undici tunnels by default).
+    const proxy = createServer((req, res) => {
+      proxied.push(req.url!);
+      json(res, 200, { via: 'proxy' });
+    });
+    proxy.on('connect', (req, socket, head) => {
+      proxied.push(`CONNECT ${req.url}`);
+      const [host, port] = req.url!.split(':');
+      const upstream = connect(Number(port), host!, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    servers.push(proxy);
+    const target = await serve((_req, res) => json(res, 200, { via: 'direct' }));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const viaProxy = client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl }) });
+    await viaProxy.get('/organization');
+    const targetHost = new URL(target.url).host;
+    expect(proxied.some((p) => p === `CONNECT ${targetHost}` || p.startsWith(`http://${targetHost}/`))).toBe(true);
+    const seen = proxied.length;
+    const bypass = client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' }) });
+    expect(await bypass.get('/organization')).toEqual({ via: 'direct' });
+    expect(proxied.length).toBe(seen);
+  });
+
+  it('refuses credentials over plain http except to loopback', () => {
+    expect(() => checkBaseUrl('http://api.example.com/v1', true)).toThrow(/plain http/);
+    expect(checkBaseUrl('http://127.0.0.1:4010/v1', true).href).toBe('http://127.0.0.1:4010/v1/');
+    expect(checkBaseUrl('http://[::1]:4010/v1', true).hostname).toBe('[::1]');
+    expect(checkBaseUrl('https://api.example.com/v1', true).protocol).toBe('https:');
+  });
+});
