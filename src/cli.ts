@@ -75,6 +75,13 @@ function* allCommands(cmd: Command): Generator<Command> {
 }
 
 export async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // `msgctl --version` is run by install checks and scripts: answer without building the tree.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    const { VERSION } = await import('./version.js');
+    process.stdout.write(VERSION + '\n');
+    return;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   process.on('SIGINT', () => {
@@ -87,7 +94,7 @@ export async function main(): Promise<void> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
   });
-  const code = await run(process.argv.slice(2), {
+  const code = await run(argv, {
     io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
     env: process.env,
     signal: controller.signal,
