@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { VERSION } from './version.js';
-import { nonNegativeNumber, type Act } from './commands/kit.js';
+import { nonNegativeNumber, positiveNumber, type Act } from './commands/kit.js';
 import { registerAuth } from './commands/auth.js';
 import { registerOrg } from './commands/org.js';
 import { registerSend } from './commands/send.js';
@@ -34,7 +34,7 @@ export function buildProgram(act: Act): Command {
     .option('--no-color', 'disable colour (also honours NO_COLOR)')
     .addOption(
       new Option('--timeout <seconds>', 'give up on one request attempt after this long')
-        .argParser(nonNegativeNumber)
+        .argParser(positiveNumber)
         .default(30),
     )
     .addOption(

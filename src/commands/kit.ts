@@ -47,6 +47,12 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('Must be a number > 0.');
+  return n;
+}
+
 export function nonNegativeNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');
