@@ -107,7 +107,7 @@ describe('ApiClient', () => {
     const s = await serve((_req, res) =>
       json(res, 409, { ...problem(409, 'ambiguous_recipient'), detail: 'two patients', candidates: [{ id: 'p1' }, { id: 'p2' }] }),
     );
-    const err = await client(s.url).post('/patient-messages', {}, 'k').catch((e) => e);
+    const err: any = await client(s.url).post('/patient-messages', {}, 'k').catch((e: any) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(s.requests).toHaveLength(1);
     expect(err.code).toBe('ambiguous_recipient');
@@ -118,11 +118,11 @@ describe('ApiClient', () => {
 
   it('gives up after --retries with exit code 8 for 5xx and 7 for 429', async () => {
     const s = await serve((_req, res) => json(res, 500, problem(500, 'internal_error')));
-    const err = await client(s.url, { retries: 2 }).get('/x').catch((e) => e);
+    const err: any = await client(s.url, { retries: 2 }).get('/x').catch((e: any) => e);
     expect(s.requests).toHaveLength(3);
     expect(err.exitCode).toBe(8);
     const s2 = await serve((_req, res) => json(res, 429, problem(429, 'rate_limited'), { 'retry-after': '0' }));
-    const err2 = await client(s2.url, { retries: 1 }).get('/x').catch((e) => e);
+    const err2: any = await client(s2.url, { retries: 1 }).get('/x').catch((e: any) => e);
     expect(s2.requests).toHaveLength(2);
     expect(err2.exitCode).toBe(7);
   });
@@ -132,7 +132,7 @@ describe('ApiClient', () => {
       res.writeHead(502, { 'content-type': 'text/html', 'x-request-id': 'hdr-id' });
       res.end('<html>bad gateway</html>');
     });
-    const err = await client(s.url, { retries: 0 }).get('/x').catch((e) => e);
+    const err: any = await client(s.url, { retries: 0 }).get('/x').catch((e: any) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.requestId).toBe('hdr-id');
     expect(err.status).toBe(502);
@@ -141,7 +141,7 @@ describe('ApiClient', () => {
   it('retries refused connections and then fails with NetworkError (exit 8)', async () => {
     const s = await serve(() => {});
     await Promise.all(servers.splice(0).map((srv) => new Promise((r) => srv.close(r))));
-    const err = await client(s.url, { retries: 2 }).get('/x').catch((e) => e);
+    const err: any = await client(s.url, { retries: 2 }).get('/x').catch((e: any) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.exitCode).toBe(8);
     expect(err.message).toMatch(/ECONNREFUSED/);
