@@ -9,6 +9,7 @@ import { registerFaultRoutes } from './faults.js';
 import { registerPatientRoutes } from './patients.js';
 import { registerPatientMessageRoutes } from './patient-messages.js';
 import { registerInboundRoutes } from './inbound.js';
+import { registerImportRoutes } from './imports.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
   // First: its onRequest hook must see every request.
@@ -17,5 +18,6 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerPatientRoutes(app, sb);
   registerPatientMessageRoutes(app, sb);
   registerInboundRoutes(app, sb);
+  registerImportRoutes(app, sb);
   registerControlRoutes(app, sb);
 }

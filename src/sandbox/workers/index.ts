@@ -5,10 +5,11 @@
  */
 import type { SandboxContext } from '../context.js';
 import { startDeliveryWorker } from './delivery.js';
+import { startImportRunner } from './import-runner.js';
 
 export type Worker = (sb: SandboxContext) => () => void;
 
-const workers: Worker[] = [startDeliveryWorker];
+const workers: Worker[] = [startDeliveryWorker, startImportRunner];
 
 export function startWorkers(sb: SandboxContext): () => void {
   const stops = workers.map((start) => start(sb));
