@@ -10,6 +10,7 @@ import { registerPatientRoutes } from './patients.js';
 import { registerPatientMessageRoutes } from './patient-messages.js';
 import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
+import { registerOAuthRoutes } from './oauth.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
   // First: its onRequest hook must see every request.
@@ -19,5 +20,6 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerPatientMessageRoutes(app, sb);
   registerInboundRoutes(app, sb);
   registerImportRoutes(app, sb);
+  registerOAuthRoutes(app, sb);
   registerControlRoutes(app, sb);
 }
