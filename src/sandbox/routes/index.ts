@@ -11,6 +11,7 @@ import { registerPatientMessageRoutes } from './patient-messages.js';
 import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
 import { registerOAuthRoutes } from './oauth.js';
+import { registerCampaignRoutes } from './campaigns.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
   // First: its onRequest hook must see every request.
@@ -21,5 +22,6 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerInboundRoutes(app, sb);
   registerImportRoutes(app, sb);
   registerOAuthRoutes(app, sb);
+  registerCampaignRoutes(app, sb);
   registerControlRoutes(app, sb);
 }

@@ -6,10 +6,11 @@
 import type { SandboxContext } from '../context.js';
 import { startDeliveryWorker } from './delivery.js';
 import { startImportRunner } from './import-runner.js';
+import { startCampaignSender } from './campaign-sender.js';
 
 export type Worker = (sb: SandboxContext) => () => void;
 
-const workers: Worker[] = [startDeliveryWorker, startImportRunner];
+const workers: Worker[] = [startDeliveryWorker, startImportRunner, startCampaignSender];
 
 export function startWorkers(sb: SandboxContext): () => void {
   const stops = workers.map((start) => start(sb));

@@ -1,0 +1,151 @@
+/**
+ * Campaign endpoints (api-spec §4.6). K or O; `messages.write` for writes and
+ * `messages.read` for every read (the spec names it for the recipient list;
+ * the sandbox uses it for GET /campaigns and GET /campaigns/{id} too). The
+ * rules live in domain/campaigns*.ts; choices are in docs/campaigns.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import type { CampaignStatus } from '../../types/api.js';
+import { RECIPIENT_STATUSES } from '../../types/api.js';
+import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
+import { problems } from '../http/problem.js';
+import { pageOf } from '../http/cursor.js';
+import { looksLikeUuid } from '../../util/ids.js';
+import { senderFromPrincipal } from '../domain/patient-messages.js';
+import {
+  campaignTable,
+  campaignView,
+  deleteCampaign,
+  findCampaign,
+  pauseCampaign,
+  recipientsOf,
+  recipientView,
+  startCampaign,
+  stopCampaign,
+  type CampaignRecord,
+} from '../domain/campaigns.js';
+import { createCampaign, updateCampaign } from '../domain/campaigns-edit.js';
+import { addRecipients, removeRecipients } from '../domain/campaigns-recipients.js';
+
+const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
+
+export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  const read = 'messages.read';
+  const write = 'messages.write';
+  const ok = (c: CampaignRecord, status = 200) => ({ status, body: campaignView(sb, c) });
+
+  apiRoute(app, sb, {
+    method: 'POST',
+    url: '/campaigns',
+    scope: write,
+    idempotent: true,
+    handler: (req) => ok(createCampaign(sb, senderFromPrincipal(req.principal), req.body), 201),
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/campaigns',
+    scope: read,
+    handler: (req) => {
+      const status = oneOf(req, 'status', CAMPAIGN_STATUSES);
+      const archived = oneOf(req, 'archived', ['true', 'false'] as const) ?? 'false';
+      const rows = campaignTable(sb)
+        .filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived)
+        .sort((a, b) => a.seq - b.seq);
+      const list = `campaigns:${status ?? ''}:${archived}`;
+      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.seq, (c) => campaignView(sb, c)) };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/campaigns/:campaignId',
+    scope: read,
+    handler: (req) => ok(campaignFromPath(sb, req)),
+  });
+
+  apiRoute(app, sb, {
+    method: 'PATCH',
+    url: '/campaigns/:campaignId',
+    scope: write,
+    handler: (req) => {
+      const c = campaignFromPath(sb, req);
+      updateCampaign(sb, c, req.body);
+      return ok(c);
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'DELETE',
+    url: '/campaigns/:campaignId',
+    scope: write,
+    handler: (req) => {
+      deleteCampaign(sb, campaignFromPath(sb, req));
+      return { status: 204 };
+    },
+  });
+
+  const transitions = { start: startCampaign, pause: pauseCampaign, stop: stopCampaign };
+  for (const [action, apply] of Object.entries(transitions)) {
+    apiRoute(app, sb, {
+      method: 'POST',
+      url: `/campaigns/:campaignId/${action}`,
+      scope: write,
+      idempotent: true,
+      handler: (req) => {
+        const c = campaignFromPath(sb, req);
+        apply(sb, c);
+        return ok(c);
+      },
+    });
+  }
+
+  apiRoute(app, sb, {
+    method: 'POST',
+    url: '/campaigns/:campaignId/recipients',
+    scope: write,
+    idempotent: true,
+    handler: (req) => ({ status: 200, body: addRecipients(sb, campaignFromPath(sb, req), req.body) }),
+  });
+
+  apiRoute(app, sb, {
+    method: 'POST',
+    url: '/campaigns/:campaignId/recipients/remove',
+    scope: write,
+    idempotent: true,
+    handler: (req) => ({ status: 200, body: removeRecipients(sb, campaignFromPath(sb, req), req.body) }),
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/campaigns/:campaignId/recipients',
+    scope: read,
+    handler: (req) => {
+      const c = campaignFromPath(sb, req);
+      const status = oneOf(req, 'status', RECIPIENT_STATUSES);
+      const rows = status ? recipientsOf(sb, c.id).filter((r) => r.status === status) : recipientsOf(sb, c.id);
+      const list = `campaign-recipients:${c.id}:${status ?? ''}`;
+      return { status: 200, body: pageOf(sb, req, list, rows, (r) => r.seq, (r) => recipientView(sb, r)) };
+    },
+  });
+}
+
+/** A query parameter that must be one of `values` when present; 400 invalid_request otherwise. */
+function oneOf<T extends string>(req: ApiRequest, name: string, values: readonly T[]): T | undefined {
+  const raw = queryParam(req, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw problems.invalidRequest(`${name} must be one of ${values.join(', ')} (got "${raw}").`);
+  }
+  return raw as T;
+}
+
+/** Path ids are UUIDs: anything else is a malformed request (400); an unknown or other org's id 404. */
+function campaignFromPath(sb: SandboxContext, req: ApiRequest): CampaignRecord {
+  const id = req.params.campaignId ?? '';
+  if (!looksLikeUuid(id)) throw problems.invalidRequest(`campaignId must be a UUID (got "${id}").`);
+  const c = findCampaign(sb, req.principal.orgId, id.toLowerCase());
+  if (!c) throw problems.notFound('Campaign');
+  return c;
+}
