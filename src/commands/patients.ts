@@ -70,6 +70,15 @@ async function patientInputFromFlags(ctx: Context, flags: PatientFlags): Promise
   return input;
 }
 
+/** The API path of a patient; a non-UUID id is refused locally (exit 2) instead of costing a 400. */
+async function patientPath(id: string): Promise<string> {
+  const { looksLikeUuid } = await import('../util/ids.js');
+  if (!looksLikeUuid(id)) {
+    throw new UsageError(`"${id}" is not a patient id (a UUID).`, ['Find one with `msgctl patients list --phone …` or `--mrn …`.']);
+  }
+  return `/patients/${id.toLowerCase()}`;
+}
+
 function requireText(value: string, flag: string): string {
   const trimmed = value.trim();
   if (!trimmed) throw new UsageError(`${flag} must not be empty.`);
@@ -112,7 +121,7 @@ export function registerPatients(program: Command, act: Act): void {
     .description('Show one patient (GET /patients/{id})')
     .action(
       act(async (ctx, id: string) => {
-        const patient = await (await ctx.client()).get<Patient>(`/patients/${encodeURIComponent(id)}`);
+        const patient = await (await ctx.client()).get<Patient>(await patientPath(id));
         await ctx.out.resource(patient, patientFields);
       }),
     );
@@ -162,9 +171,10 @@ export function registerPatients(program: Command, act: Act): void {
     .option('--region <code>', 'region for phone numbers without a country code')
     .action(
       act(async (ctx, id: string, flags: PatientFlags) => {
+        const path = await patientPath(id);
         const input = await patientInputFromFlags(ctx, flags);
         if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag.');
-        const patient = await (await ctx.client()).patch<Patient>(`/patients/${encodeURIComponent(id)}`, input, ctx.signal);
+        const patient = await (await ctx.client()).patch<Patient>(path, input, ctx.signal);
         await ctx.out.resource(patient, patientFields);
       }),
     );
@@ -176,9 +186,10 @@ export function registerPatients(program: Command, act: Act): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .action(
       act(async (ctx, id: string, flags: { yes?: boolean }) => {
+        const path = await patientPath(id);
         const { confirmDestructive } = await import('../util/confirm.js');
         await confirmDestructive(ctx, `Delete patient ${id}?`, flags.yes);
-        await (await ctx.client()).delete(`/patients/${encodeURIComponent(id)}`, ctx.signal);
+        await (await ctx.client()).delete(path, ctx.signal);
         if (ctx.out.mode === 'json') await ctx.out.json({ id, deleted: true });
         else ctx.out.info(`Deleted patient ${id}.`);
       }),

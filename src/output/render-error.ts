@@ -30,7 +30,10 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
       for (const fe of err.fieldErrors) lines.push(`  - ${fe.path}: ${fe.message} [${fe.code}]`);
       for (const [key, value] of Object.entries(err.extensions)) {
         if (key === 'retriesExhausted') continue;
-        lines.push(`  ${key}: ${formatExtension(value)}`);
+        if (isListOfObjects(value)) {
+          // e.g. ambiguous_recipient's candidates: one per line, so an id can be copied.
+          lines.push(`  ${key}:`, ...value.map((item) => `    - ${formatItem(item)}`));
+        } else lines.push(`  ${key}: ${formatExtension(value)}`);
       }
       lines.push(`  request id: ${err.requestId || '(none)'}`);
       const hint = hintFor(err);
@@ -59,6 +62,21 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   else write(`error: ${message}`);
   if (sink.verbose && err instanceof Error && err.stack) write(err.stack);
   return ExitCode.Failure;
+}
+
+function isListOfObjects(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => v && typeof v === 'object' && !Array.isArray(v));
+}
+
+/** `{id, name, mrn}` → `<id>  name: Jamie Rivera  mrn: A-2002` (the id first and bare). */
+function formatItem(item: Record<string, unknown>): string {
+  const parts = Object.entries(item).map(([k, v]) => {
+    const text = v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return k === 'id' ? text : `${k}: ${text}`;
+  });
+  const idIndex = Object.keys(item).indexOf('id');
+  if (idIndex > 0) parts.unshift(...parts.splice(idIndex, 1));
+  return parts.join('  ');
 }
 
 function formatExtension(value: unknown): string {
