@@ -11,6 +11,7 @@ import type { SandboxContext } from './context.js';
 import { SCOPES } from '../types/api.js';
 import type { PatientRecord } from './domain/records.js';
 import { oauthClients } from './domain/access-tokens.js';
+import { seedTeamChats } from './domain/team-chats.js';
 
 const NAMESPACE = '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b';
 
@@ -97,6 +98,7 @@ export function seedWorld(sb: SandboxContext): SeededCredentials {
   patient('emma', { first_name: 'Emma', last_name: 'Email', email: 'emma@example.com', mrn: 'A-4001' });
   patient('frank', { first_name: 'Frank', last_name: 'Failing', phone: '+15555550190', mrn: 'A-5001' });
   patient('lakeside', { first_name: 'Lou', last_name: 'Lakeside', phone: '+15555550123', mrn: 'L-1' }, other.id);
+  seedTeamChats(sb, org.id, id);
 
   sb.store.changed();
   return {
