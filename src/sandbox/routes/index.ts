@@ -8,6 +8,8 @@ import { registerControlRoutes } from './control.js';
 import { registerFaultRoutes } from './faults.js';
 import { registerPatientRoutes } from './patients.js';
 import { registerPatientMessageRoutes } from './patient-messages.js';
+import { registerPatientMessageListRoute } from './patient-messages-list.js';
+import { registerPatientConversationRoutes } from './patient-conversations.js';
 import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
 import { registerOAuthRoutes } from './oauth.js';
@@ -19,6 +21,8 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerOrganizationRoutes(app, sb);
   registerPatientRoutes(app, sb);
   registerPatientMessageRoutes(app, sb);
+  registerPatientMessageListRoute(app, sb);
+  registerPatientConversationRoutes(app, sb);
   registerInboundRoutes(app, sb);
   registerImportRoutes(app, sb);
   registerOAuthRoutes(app, sb);

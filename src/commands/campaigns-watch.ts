@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { examples, type Act } from './kit.js';
+
+/** Shortest poll the CLI allows, so a typo cannot hammer the service. */
+const MIN_POLL_SECONDS = 0.05;
+
+function pollSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < MIN_POLL_SECONDS) throw new InvalidArgumentError(`Must be a number ≥ ${MIN_POLL_SECONDS}.`);
+  return n;
+}
+
+/** `msgctl campaigns watch <id>`: exit 0 completed, 1 stopped, 130 Ctrl-C (the campaign keeps running). */
+export function registerCampaignWatch(campaigns: Command, act: Act): void {
+  const watch = campaigns
+    .command('watch <id>')
+    .description(
+      'Follow a campaign until it completes or is stopped: a live progress bar on a terminal, one JSON line per change ' +
+        'when piped or with --json. Exit 0 completed, 1 stopped; Ctrl-C (130) stops watching, not the campaign',
+    )
+    .option('--poll <seconds>', 'how often to check the campaign', pollSeconds, 1)
+    .action(
+      act(async (ctx, id: string, flags: { poll: number }) => {
+        const { watchCampaign } = await import('../campaigns/watch.js');
+        return watchCampaign(ctx, id, { pollMs: flags.poll * 1000 });
+      }),
+    );
+  examples(watch, [
+    'msgctl campaigns watch "$ID"',
+    'msgctl campaigns watch "$ID" --json | jq -c .counts   # one line per change',
+    'msgctl campaigns watch "$ID" >/dev/null; [ $? -eq 1 ] && echo "campaign was stopped"',
+  ]);
+}
