@@ -1,0 +1,60 @@
+/**
+ * Conversation-scoped reads of api-spec §4.9 (older style: 401 `unauthorized`;
+ * staff-side, so OAuth only): a conversation, its messages, and the replies
+ * to a message, in the smaller message shape, oldest first.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ConversationSummary } from '../../types/api.js';
+import type { SandboxContext } from '../context.js';
+import { apiRoute } from '../http/route.js';
+import { pageOf } from '../http/cursor.js';
+import { memberConversation, visibleMessage } from '../domain/conversation-access.js';
+import { conversationMessageView } from '../domain/views.js';
+import type { ConversationRecord, MessageRecord } from '../domain/records.js';
+
+export function conversationSummary(c: ConversationRecord): ConversationSummary {
+  return { id: c.id, organization_id: c.orgId, type: c.type, created_at: c.created_at };
+}
+
+function oldestFirst(rows: MessageRecord[]): MessageRecord[] {
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
+export function registerConversationRoutes(app: FastifyInstance, sb: SandboxContext): void {
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/conversations/:conversationId',
+    scope: 'conversations:read',
+    credentials: ['oauth'],
+    style: 'legacy',
+    handler: (req) => ({ status: 200, body: conversationSummary(memberConversation(sb, req)) }),
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/conversations/:conversationId/messages',
+    scope: 'messages:read',
+    credentials: ['oauth'],
+    style: 'legacy',
+    handler: (req) => {
+      const conversation = memberConversation(sb, req);
+      const rows = oldestFirst(sb.db.messages.filter((m) => m.conversationId === conversation.id));
+      const page = pageOf(sb, req, `conversation-messages:${conversation.id}`, rows, (m) => m.seq, conversationMessageView);
+      return { status: 200, body: page };
+    },
+  });
+
+  apiRoute(app, sb, {
+    method: 'GET',
+    url: '/messages/:messageId/replies',
+    scope: 'messages:read',
+    credentials: ['oauth'],
+    style: 'legacy',
+    handler: (req) => {
+      const { message } = visibleMessage(sb, req);
+      const rows = oldestFirst(sb.db.messages.filter((m) => m.replyToId === message.id && m.conversationId === message.conversationId));
+      const page = pageOf(sb, req, `message-replies:${message.id}`, rows, (m) => m.seq, conversationMessageView);
+      return { status: 200, body: page };
+    },
+  });
+}
