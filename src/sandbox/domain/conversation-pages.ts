@@ -1,0 +1,125 @@
+/**
+ * Patient conversations as the API shows them (§2.4) and pages of
+ * GET /patient-conversations, most recently active first by default.
+ *
+ * Activity order has the same trap as group_by=conversation: a new message
+ * moves its conversation to the top, which would skip or repeat it during a
+ * traversal. So the first page takes a snapshot (the highest message seq and
+ * the time) and the whole traversal orders conversations by their latest
+ * message as of that snapshot. What each row shows (last_message_at,
+ * latest_message, unread_count) is current; only the order is frozen.
+ */
+import type { SandboxContext } from '../context.js';
+import type { PatientConversation } from '../../types/api.js';
+import type { ConversationRecord, MessageRecord } from './records.js';
+import { messageView, patientConversationView } from './views.js';
+import { compareKeys, messageIndex, type Position } from './message-index.js';
+
+export interface ConversationFilter {
+  orgId: string;
+  patientId: string | null;
+  phoneNumberId: string | null;
+  channel: 'secure' | 'sms' | null;
+  unread: boolean | null;
+  order: 'asc' | 'desc';
+}
+
+export interface Snapshot {
+  seq: number;
+  ms: number;
+}
+
+export interface ConversationCursor {
+  key: Position;
+  id: string;
+  snapshot: Snapshot;
+}
+
+/** Inbound (patient) messages newer than seen_at: what staff have not read yet. */
+export function unreadCount(sb: SandboxContext, c: ConversationRecord): number {
+  const messages = messageIndex(sb).byConversation.get(c.id) ?? [];
+  const seenMs = c.seen_at ? Date.parse(c.seen_at) : -Infinity;
+  let count = 0;
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.createdMs > seenMs; i--) {
+    if (messages[i]!.senderKind === 'patient') count++;
+  }
+  return count;
+}
+
+/** GET /patient-conversations/{id}: messages_in_range and latest_message are null, as in the spec's retrieve sample. */
+export function conversationDetail(sb: SandboxContext, c: ConversationRecord): PatientConversation {
+  return patientConversationView(sb, c, { unreadCount: unreadCount(sb, c) });
+}
+
+/** A list row: the retrieve shape plus latest_message, the conversation's newest message now. */
+export function conversationListRow(sb: SandboxContext, c: ConversationRecord): PatientConversation {
+  const messages = messageIndex(sb).byConversation.get(c.id);
+  const latest: MessageRecord | undefined = messages?.[messages.length - 1];
+  return patientConversationView(sb, c, {
+    unreadCount: unreadCount(sb, c),
+    latest: latest ? messageView(sb, latest) : null,
+  });
+}
+
+export function takeSnapshot(sb: SandboxContext): Snapshot {
+  return { seq: messageIndex(sb).maxSeq, ms: sb.clock.now() };
+}
+
+interface Ranked {
+  conversation: ConversationRecord;
+  key: Position;
+}
+
+/** One page of conversations after `cursor` (or from the start), plus whether more follow. */
+export function conversationPage(
+  sb: SandboxContext,
+  filter: ConversationFilter,
+  snapshot: Snapshot,
+  cursor: ConversationCursor | null,
+  limit: number,
+): { rows: Ranked[]; hasMore: boolean } {
+  const index = messageIndex(sb);
+  const ranked: Ranked[] = [];
+  for (const c of sb.db.conversations.values()) {
+    if (c.orgId !== filter.orgId || c.type !== 'patient') continue;
+    if (filter.patientId && c.patientId !== filter.patientId) continue;
+    if (filter.phoneNumberId && c.phoneNumberId !== filter.phoneNumberId) continue;
+    if (filter.channel && c.channel !== filter.channel) continue;
+    const key = activityKey(c, index.byConversation.get(c.id) ?? [], snapshot);
+    if (key) ranked.push({ conversation: c, key });
+  }
+  const sign = filter.order === 'asc' ? 1 : -1;
+  const compare = (a: Ranked, b: Ranked) =>
+    (compareKeys(a.key, b.key) || (a.conversation.id < b.conversation.id ? -1 : a.conversation.id > b.conversation.id ? 1 : 0)) * sign;
+  ranked.sort(compare);
+
+  const rows: Ranked[] = [];
+  let hasMore = false;
+  const cursorRow = cursor ? ({ conversation: { id: cursor.id } as ConversationRecord, key: cursor.key } satisfies Ranked) : null;
+  for (const r of ranked) {
+    if (cursorRow && compare(r, cursorRow) <= 0) continue;
+    // The unread filter is applied last: it is the only costly one.
+    if (filter.unread !== null && unreadCount(sb, r.conversation) > 0 !== filter.unread) continue;
+    if (rows.length === limit) {
+      hasMore = true;
+      break;
+    }
+    rows.push(r);
+  }
+  return { rows, hasMore };
+}
+
+/**
+ * Where a conversation sits in activity order as of the snapshot: its latest
+ * message then, or its creation for one without messages. Conversations
+ * started after the snapshot are left out (they belong to the next traversal).
+ */
+function activityKey(c: ConversationRecord, messages: MessageRecord[], snapshot: Snapshot): Position | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.seq <= snapshot.seq) return { ms: m.createdMs, seq: m.seq };
+  }
+  const created = Date.parse(c.created_at);
+  if (messages.length === 0 && created <= snapshot.ms) return { ms: created, seq: 0 };
+  return null;
+}

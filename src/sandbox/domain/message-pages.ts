@@ -1,0 +1,184 @@
+/**
+ * Pages of GET /patient-messages. A cursor is a position, never an offset:
+ *
+ * - group_by=message: the (createdMs, seq) of the last message served. The
+ *   next page starts strictly after it in the list's order. A message created
+ *   later always has a later position, so during a newest-first traversal it
+ *   falls before the cursor (not served, never duplicated), and during an
+ *   oldest-first traversal it turns up at the end. Nothing is skipped or
+ *   served twice, however many messages arrive.
+ *
+ * - group_by=conversation: conversations are ordered by their latest
+ *   in-range message, and a new message would move its conversation. So the
+ *   first page takes a snapshot (the highest message seq then) and every
+ *   later page of the traversal reads only messages up to it. The grouping
+ *   and order are then computed over a set that cannot change, and the cursor
+ *   (conversation, its order key, last message served, snapshot) always means
+ *   the same place. Messages newer than the snapshot belong to the next
+ *   traversal. The order key ignores `q` on purpose: a filter like
+ *   `is:unread` can change its answer mid-traversal, a position cannot.
+ */
+import type { SandboxContext } from '../context.js';
+import type { ApiRequest } from '../http/route.js';
+import { queryParam } from '../http/route.js';
+import { decodeCursor, encodeCursor, pageLimit } from '../http/cursor.js';
+import { problems } from '../http/problem.js';
+import type { Message } from '../../types/api.js';
+import type { MessageRecord } from './records.js';
+import { messageView } from './views.js';
+import { compareKeys, messageIndex, narrow, slice, walk, type MessageIndex, type Position, type Window } from './message-index.js';
+import { conversationScope, type MessageQuery } from './message-query.js';
+
+interface MessageCursor {
+  /** Last message served. */
+  at: Position;
+  /** group_by=conversation only. */
+  conversation?: { id: string; key: Position; snapshot: number };
+}
+
+interface Rows {
+  rows: MessageRecord[];
+  hasMore: boolean;
+  /** Cursor state after the last row. */
+  next: ((last: MessageRecord) => MessageCursor) | null;
+}
+
+export function messagesPage(sb: SandboxContext, req: ApiRequest, query: MessageQuery) {
+  const limit = pageLimit(req);
+  const raw = queryParam(req, 'page[after]');
+  const cursor = raw ? readCursor(decodeCursor(sb, raw, query.list)) : null;
+  const index = messageIndex(sb);
+  const result = query.groupBy === 'message'
+    ? pageByMessage(sb, index, query, cursor, limit)
+    : pageByConversation(sb, index, query, cursor, limit);
+  const last = result.rows[result.rows.length - 1];
+  const data: Message[] = result.rows.map((m) => messageView(sb, m));
+  return {
+    data,
+    pagination: {
+      next_cursor: result.hasMore && last && result.next
+        ? encodeCursor(sb, { list: query.list, key: last.createdMs, id: last.id, extra: result.next(last) })
+        : null,
+      has_more: result.hasMore,
+    },
+  };
+}
+
+function readCursor(decoded: { key: number | string; id: string; extra?: unknown }): MessageCursor {
+  const extra = decoded.extra as Partial<MessageCursor> | undefined;
+  const isPosition = (p: unknown): p is Position =>
+    !!p && typeof p === 'object' && Number.isFinite((p as Position).ms) && Number.isInteger((p as Position).seq);
+  if (!extra || !isPosition(extra.at)) throw problems.invalidRequest('page[after] is not a valid cursor.');
+  if (extra.conversation !== undefined) {
+    const c = extra.conversation;
+    if (typeof c.id !== 'string' || !isPosition(c.key) || !Number.isInteger(c.snapshot)) {
+      throw problems.invalidRequest('page[after] is not a valid cursor.');
+    }
+  }
+  return extra as MessageCursor;
+}
+
+/** The part of the list after `at`, in `order`. */
+function after(at: Position, order: 'asc' | 'desc'): Window {
+  return order === 'asc' ? { from: { ms: at.ms, seq: at.seq + 1 }, to: null } : { from: null, to: at };
+}
+
+function pageByMessage(sb: SandboxContext, index: MessageIndex, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
+  const scope = conversationScope(sb, query);
+  const lists = scope ? scope.map((id) => index.byConversation.get(id) ?? []) : [index.timeline];
+  const window = cursor ? narrow(query.window, after(cursor.at, query.order)) : query.window;
+  const rows: MessageRecord[] = [];
+  let hasMore = false;
+  for (const m of walk(lists, window, query.order)) {
+    if (!query.matches(m)) continue;
+    if (rows.length === limit) {
+      hasMore = true;
+      break;
+    }
+    rows.push(m);
+  }
+  return { rows, hasMore, next: (last) => ({ at: { ms: last.createdMs, seq: last.seq } }) };
+}
+
+interface Group {
+  id: string;
+  messages: MessageRecord[];
+  /** Latest in-range message of the snapshot: the conversation's place in the order. */
+  key: Position;
+}
+
+function pageByConversation(sb: SandboxContext, index: MessageIndex, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
+  const snapshot = cursor?.conversation?.snapshot ?? index.maxSeq;
+  const groups = conversationGroups(sb, index, query, snapshot);
+  const sign = query.order === 'asc' ? 1 : -1;
+
+  let start = 0;
+  let resumeWithin: Window | null = null;
+  if (cursor?.conversation) {
+    const { id, key } = cursor.conversation;
+    const same = groups.findIndex((g) => g.id === id && compareKeys(g.key, key) === 0);
+    if (same >= 0) {
+      start = same;
+      resumeWithin = after(cursor.at, query.order);
+    } else {
+      // The conversation is gone (e.g. deleted): carry on with the next one in order.
+      start = groups.findIndex((g) => compareKeys(g.key, key) * sign > 0);
+      if (start < 0) start = groups.length;
+    }
+  }
+
+  const rows: MessageRecord[] = [];
+  let hasMore = false;
+  let current: Group | undefined;
+  scan: for (let g = start; g < groups.length; g++) {
+    const group = groups[g]!;
+    const window = g === start && resumeWithin ? narrow(query.window, resumeWithin) : query.window;
+    for (const m of walk([group.messages], window, query.order)) {
+      if (m.seq > snapshot || !query.matches(m)) continue;
+      if (rows.length === limit) {
+        hasMore = true;
+        break scan;
+      }
+      rows.push(m);
+      current = group;
+    }
+  }
+  return {
+    rows,
+    hasMore,
+    next: (last) => ({
+      at: { ms: last.createdMs, seq: last.seq },
+      conversation: { id: current!.id, key: current!.key, snapshot },
+    }),
+  };
+}
+
+/** The query's conversations that have messages in range (as of `snapshot`), in the list's order. */
+function conversationGroups(sb: SandboxContext, index: MessageIndex, query: MessageQuery, snapshot: number): Group[] {
+  let ids = conversationScope(sb, query);
+  if (!ids) {
+    ids = [];
+    for (const c of sb.db.conversations.values()) if (c.orgId === query.orgId && c.type === 'patient') ids.push(c.id);
+  }
+  const groups: Group[] = [];
+  for (const id of ids) {
+    const messages = index.byConversation.get(id);
+    if (!messages) continue;
+    const key = latestInWindow(messages, query.window, snapshot);
+    if (key) groups.push({ id, messages, key });
+  }
+  const sign = query.order === 'asc' ? 1 : -1;
+  groups.sort((a, b) => compareKeys(a.key, b.key) * sign);
+  return groups;
+}
+
+function latestInWindow(messages: MessageRecord[], window: Window, snapshot: number): Position | null {
+  const [start, end] = slice(messages, window);
+  // Messages newer than the snapshot are at the end: usually none or a few to step over.
+  for (let i = end - 1; i >= start; i--) {
+    const m = messages[i]!;
+    if (m.seq <= snapshot) return { ms: m.createdMs, seq: m.seq };
+  }
+  return null;
+}
+
