@@ -1,0 +1,59 @@
+/**
+ * Idempotency keys for import uploads. Every chunk of a file gets a key that
+ * depends only on what is being imported: the file's bytes (or the caller's
+ * --idempotency-key), the chunk's first and last spreadsheet rows, and the
+ * exact rows sent. Running the same command on the same file again sends the
+ * same keys, so chunks that already reached the service are replayed (within
+ * its 24-hour idempotency window) instead of imported a second time.
+ *
+ * The rows sent are part of the key so that a re-run with another --map,
+ * --region or msgctl version, which sends different bodies, starts fresh
+ * imports instead of colliding with the old keys (409 idempotency_key_reused).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { v5 as uuidv5 } from 'uuid';
+
+/** Namespace of msgctl import keys; changing it would make every re-run import again. */
+const IMPORT_KEY_NAMESPACE = 'bdf1db71-a2ee-4c98-b8f8-0255005a028d';
+
+/**
+ * The file as a stream that hashes what passes through, so the validation
+ * pass also yields the file's identity. `sha256()` is complete once the
+ * stream has been read to the end.
+ */
+export function hashedFile(path: string): { stream: Readable; sha256: () => string } {
+  const hash = createHash('sha256');
+  let digest: string | undefined;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      digest = hash.digest('hex');
+      done();
+    },
+  });
+  // Read errors (no such file…) reach the reader through `tap`.
+  pipeline(createReadStream(path), tap, () => {});
+  return {
+    stream: tap,
+    sha256: () => {
+      if (digest === undefined) throw new Error(`${path} was not read to the end`);
+      return digest;
+    },
+  };
+}
+
+/** The namespace every chunk key of one upload derives from. */
+export function uploadNamespace(identity: { sha256: string } | { callerKey: string }): string {
+  return 'callerKey' in identity ? identity.callerKey : uuidv5(`file:${identity.sha256}`, IMPORT_KEY_NAMESPACE);
+}
+
+/** The Idempotency-Key of one chunk; `body` is the request body exactly as sent. */
+export function chunkKey(namespace: string, firstRow: number, lastRow: number, body: string): string {
+  const digest = createHash('sha256').update(body).digest('hex');
+  return uuidv5(`rows:${firstRow}-${lastRow}:${digest}`, namespace);
+}

@@ -1,0 +1,86 @@
+/**
+ * Import progress on stderr. On a terminal, one cli-progress bar counting
+ * rows whose fate is known; anything else printed meanwhile (invalid rows on
+ * stderr, outcome tables on stdout) goes through `log`/`pause`, which clear
+ * the bar first so lines never interleave with it. Off a terminal there is
+ * no bar, only the lines callers log.
+ */
+import type { OutStream } from '../output/output.js';
+
+export interface Progress {
+  /** Total rows to expect; an estimate until the whole file has been read. */
+  setTotal(total: number): void;
+  update(done: number): void;
+  /** Writes text to stderr without garbling the bar. */
+  log(text: string): void;
+  /** Runs `write` (which prints elsewhere on the terminal) with the bar out of the way. */
+  pause<T>(write: () => Promise<T>): Promise<T>;
+  stop(): void;
+}
+
+export async function createProgress(
+  io: { stdout: OutStream; stderr: OutStream },
+  options: { enabled: boolean; label: string; total?: number },
+): Promise<Progress> {
+  const { stderr } = io;
+  if (!options.enabled || !stderr.isTTY) return lineProgress(stderr);
+  const { SingleBar } = await import('cli-progress');
+  const bar = new SingleBar({
+    stream: stderr,
+    format: `${options.label} [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}`,
+    barsize: 30,
+    clearOnComplete: true,
+    hideCursor: true,
+    fps: 8,
+  });
+  let total = options.total ?? 1;
+  let done = 0;
+  let running = false;
+  const start = () => {
+    bar.start(Math.max(total, done, 1), done);
+    running = true;
+  };
+  const halt = () => {
+    if (running) bar.stop();
+    running = false;
+  };
+  const setTotal = (n: number) => {
+    total = n;
+    if (running) bar.setTotal(Math.max(total, done, 1));
+  };
+  start();
+  return {
+    setTotal,
+    update(n) {
+      done = n;
+      if (done > total) setTotal(done);
+      if (running) bar.update(done);
+    },
+    log(text) {
+      halt();
+      stderr.write(text);
+      start();
+    },
+    async pause(write) {
+      // Only output to the same terminal can collide with the bar.
+      if (!io.stdout.isTTY) return write();
+      halt();
+      try {
+        return await write();
+      } finally {
+        start();
+      }
+    },
+    stop: halt,
+  };
+}
+
+function lineProgress(stderr: OutStream): Progress {
+  return {
+    setTotal() {},
+    update() {},
+    log: (text) => void stderr.write(text),
+    pause: (write) => write(),
+    stop() {},
+  };
+}
