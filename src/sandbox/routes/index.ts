@@ -14,6 +14,13 @@ import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
 import { registerOAuthRoutes } from './oauth.js';
 import { registerCampaignRoutes } from './campaigns.js';
+import { registerConversationRoutes } from './conversations.js';
+import { registerParticipantRoutes } from './participants.js';
+import { registerReactionRoutes } from './reactions.js';
+import { registerExportRoutes } from './exports.js';
+import { registerStaffRoutes } from './staff.js';
+import { registerWebhookRoutes } from './webhooks.js';
+import { registerDiscoveryRoutes } from './discovery.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
   // First: its onRequest hook must see every request.
@@ -27,5 +34,12 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerImportRoutes(app, sb);
   registerOAuthRoutes(app, sb);
   registerCampaignRoutes(app, sb);
+  registerConversationRoutes(app, sb);
+  registerParticipantRoutes(app, sb);
+  registerReactionRoutes(app, sb);
+  registerExportRoutes(app, sb);
+  registerStaffRoutes(app, sb);
+  registerWebhookRoutes(app, sb);
+  registerDiscoveryRoutes(app, sb);
   registerControlRoutes(app, sb);
 }
