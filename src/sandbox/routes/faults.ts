@@ -28,6 +28,8 @@ export interface Fault {
 export interface LoggedRequest {
   method: string;
   path: string;
+  /** Its Idempotency-Key header, so a test can see that retries reuse it. */
+  idempotencyKey: string | null;
   /** Fault applied to it, if any. */
   fault: 'status' | 'reset' | null;
 }
@@ -66,7 +68,13 @@ export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): v
       (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
     );
     const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
-    s.log.push({ method: request.method, path, fault: fault ? (fault.reset ? 'reset' : 'status') : null });
+    const key = request.headers['idempotency-key'];
+    s.log.push({
+      method: request.method,
+      path,
+      idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
+      fault: fault ? (fault.reset ? 'reset' : 'status') : null,
+    });
     if (!fault) return;
     if (fault.reset) {
       // app.ts drops the connection once the handler has answered.
