@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
 import { apiRequests } from '../../src/sandbox/routes/faults.js';
+import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
@@ -143,5 +144,44 @@ describe('msgctl send', () => {
     const id = jsonLines(r.stdout)[0].message.id;
     await expect.poll(() => db().messages.get(id)!.delivery!.status, { timeout: 5000 }).toBe('failed');
     expect(db().messages.get(id)!.delivery!.error).toMatchObject({ code: 'carrier_rejected' });
+  });
+
+  it('sends as the org admin with an OAuth token: staff sender, app label, conversation marked read', async () => {
+    const { sb, credentials } = sandbox.current;
+    const admin = db().users.find((u) => u.role === 'admin' && u.orgId === credentials.organization_id)!;
+    const token = `mat_test_${randomUUID()}`;
+    accessTokens(sb.store).put({
+      id: token, orgId: admin.orgId, userId: admin.id, clientId: credentials.oauth_client_id,
+      scopes: ['messages.write'], expiresMs: sb.clock.now() + 3_600_000, revoked: false, grantId: randomUUID(),
+    });
+    const r = await msgctl(['send', '--to', ada().id, 'From Dana', '--json'], {
+      env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: undefined, MSGCTL_TOKEN: token }),
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { message } = jsonLines(r.stdout)[0];
+    expect(message).toMatchObject({ sender: { kind: 'staff', id: admin.id, name: 'Dana Admin' }, sent_via: 'msgctl CLI' });
+    expect(db().conversations.get(message.conversation.id)!.seen_at).not.toBeNull();
+  });
+
+  it('a patient texting STOP blocks sms from that number until START', async () => {
+    const text = (body: string) =>
+      fetch(`${sandbox.current.origin}/_sandbox/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ from: '(555) 555-0124', to: '+15555550100', body }),
+      });
+    const grace = patientByPhone('+15555550124')[0]!;
+    const stop = await text(' Stop ');
+    expect(stop.status).toBe(201);
+    expect(await stop.json()).toMatchObject({ sender: { kind: 'patient', id: grace.id }, delivery: null, unread: true, body: ' Stop ' });
+    const refused = await msgctl(['send', '--to', grace.id, '--channel', 'sms', 'Reminder'], { env: env() });
+    expect(refused.exitCode).toBe(6);
+    expect(refused.stderr).toMatch(/patient_opted_out/);
+    const other = await msgctl(['send', '--to', grace.id, '--channel', 'sms', '--from', '+15555550110', 'From Recalls'], { env: env() });
+    expect(other.exitCode, other.stderr).toBe(0);
+    expect((await text('START')).status).toBe(201);
+    const again = await msgctl(['send', '--to', grace.id, '--channel', 'sms', 'Reminder'], { env: env() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(db().messages.filter((m) => m.patientId === grace.id && m.body === 'Reminder')).toHaveLength(1);
   });
 });
