@@ -16,10 +16,14 @@ export function registerCampaignWatch(campaigns: Command, act: Act): void {
   const watch = campaigns
     .command('watch <id>')
     .description(
-      'Follow a campaign until it completes or is stopped: a live progress bar on a terminal, one JSON line per change ' +
-        'when piped or with --json. Exit 0 completed, 1 stopped; Ctrl-C (130) stops watching, not the campaign',
+      'Follow a campaign until it completes or is stopped: a live progress bar on a terminal, one JSON line per change when piped or with --json',
     )
     .option('--poll <seconds>', 'how often to check the campaign', pollSeconds, 1)
+    .addHelpText(
+      'after',
+      '\nExit status:\n  0    the campaign completed\n  1    the campaign was stopped\n' +
+        '  130  Ctrl-C: watching ended, the campaign keeps running\n  other codes as for every command (4 not found, 8 unavailable…)',
+    )
     .action(
       act(async (ctx, id: string, flags: { poll: number }) => {
         const { watchCampaign } = await import('../campaigns/watch.js');
