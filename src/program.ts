@@ -17,6 +17,8 @@ import { registerImports } from './commands/imports.js';
 import { registerMe } from './commands/me.js';
 import { registerExports } from './commands/exports.js';
 import { registerEvents } from './commands/events.js';
+import { registerConversationScoped } from './commands/conversation-scoped.js';
+import { registerStaff } from './commands/staff.js';
 import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerCompletion } from './commands/completion.js';
@@ -66,6 +68,9 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
   registerMe(program, act);
   registerExports(program, act);
   registerEvents(program, act);
+  // After messages/conversations: adds subcommands to those groups.
+  registerConversationScoped(program, act);
+  registerStaff(program, act);
   registerApi(program, act);
   registerSandbox(program, act);
   registerCompletion(program, act);

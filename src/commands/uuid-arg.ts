@@ -1,0 +1,14 @@
+import { InvalidArgumentError } from 'commander';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An argument parser for ids that the API types as UUIDs: a typo is a usage
+ * error (exit 2) before any request, and nothing odd ends up in a URL path.
+ */
+export function uuidArg(what: string) {
+  return (value: string): string => {
+    if (!UUID.test(value)) throw new InvalidArgumentError(`The ${what} must be a UUID.`);
+    return value.toLowerCase();
+  };
+}

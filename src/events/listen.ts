@@ -1,0 +1,130 @@
+/**
+ * `msgctl events listen` (docs/events.md): runs the local receiver until
+ * Ctrl-C, with its signing secret from one of three places, never argv:
+ *
+ * 1. `--register`: registers the receiver's URL as a webhook endpoint through
+ *    the API, keeps the returned secret in memory only, and deletes the
+ *    endpoint again on exit;
+ * 2. env MSGCTL_WEBHOOK_SECRET, for an endpoint registered beforehand;
+ * 3. `--secret-stdin` (piped), or a hidden prompt on a terminal.
+ *
+ * Each new verified event is one JSON line on stdout (a short readable line
+ * on a terminal); everything else is a note on stderr.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { secretKey } from '../webhooks/signature.js';
+import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
+
+export interface ListenFlags {
+  port: number;
+  register?: boolean;
+  event?: string[];
+  forwardTo?: string;
+  secretStdin?: boolean;
+}
+
+interface RegisteredEndpoint {
+  id: string;
+  url: string;
+  secret?: string;
+}
+
+export async function listen(ctx: Context, flags: ListenFlags): Promise<void> {
+  const forwardTo = flags.forwardTo ? parseForwardUrl(flags.forwardTo) : undefined;
+  if (flags.event?.length && !flags.register) {
+    throw new UsageError('--event filters what a registered endpoint receives: use it with --register.');
+  }
+  // Read the secret before binding, so a bad secret fails fast and nothing is left listening.
+  const secret = flags.register ? null : await readSecret(ctx, flags);
+  const pretty = ctx.out.mode === 'table';
+  const receiver = await startReceiver({
+    port: flags.port,
+    forwardTo,
+    onEvent: (event) => (pretty ? ctx.out.write(readableLine(event) + '\n') : ctx.out.json(event)),
+    onNote: (line) => ctx.io.stderr.write(`${line}\n`),
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`Cannot listen on 127.0.0.1:${flags.port}: ${err.code ?? err.message}.`, ['Pick another --port, or 0 for any free one.']);
+  });
+
+  let endpoint: RegisteredEndpoint | null = null;
+  try {
+    if (secret) receiver.setSecret(secret);
+    else endpoint = await register(ctx, receiver, flags.event);
+    ctx.out.info(`Listening on ${receiver.url}${forwardTo ? `, forwarding to ${forwardTo}` : ''}. Ctrl-C to stop.`);
+    await untilAborted(ctx.signal);
+  } finally {
+    await receiver.close();
+    if (endpoint) await unregister(ctx, endpoint);
+  }
+}
+
+async function readSecret(ctx: Context, flags: ListenFlags): Promise<string> {
+  let secret = ctx.env.MSGCTL_WEBHOOK_SECRET?.trim();
+  if (!secret && (flags.secretStdin || ctx.interactive)) {
+    const { readSecret: readFromUser } = await import('../auth/read-secret.js');
+    secret = await readFromUser(ctx, 'webhook signing secret (whsec_…)');
+  }
+  if (!secret) {
+    throw new UsageError('events listen needs the endpoint\'s signing secret to verify deliveries.', [
+      'Let msgctl register a temporary endpoint and keep its secret in memory: msgctl events listen --register',
+      'or set MSGCTL_WEBHOOK_SECRET, or pipe it: ... | msgctl events listen --secret-stdin',
+    ]);
+  }
+  try {
+    secretKey(secret);
+  } catch (err) {
+    throw new UsageError(`The webhook secret is not usable: ${(err as Error).message}`);
+  }
+  return secret;
+}
+
+async function register(ctx: Context, receiver: Receiver, events: string[] | undefined): Promise<RegisteredEndpoint> {
+  const client = await ctx.client();
+  const endpoint = await client.post<RegisteredEndpoint>(
+    '/webhook-endpoints',
+    { url: receiver.url, ...(events?.length ? { events } : {}) },
+    ctx.idempotencyKey(),
+    ctx.signal,
+  );
+  if (!endpoint.secret) throw new Error('The service did not return the endpoint\'s signing secret.');
+  receiver.setSecret(endpoint.secret);
+  ctx.out.info(`Registered webhook endpoint ${endpoint.id} (deleted again when this stops).`);
+  return endpoint;
+}
+
+async function unregister(ctx: Context, endpoint: RegisteredEndpoint): Promise<void> {
+  try {
+    const client = await ctx.client();
+    // ctx.signal has fired by now; the clean-up gets its own short deadline.
+    await client.delete(`/webhook-endpoints/${endpoint.id}`, AbortSignal.timeout(5000));
+    ctx.out.info(`Deleted webhook endpoint ${endpoint.id}.`);
+  } catch (err) {
+    ctx.out.warn(`could not delete webhook endpoint ${endpoint.id}: ${(err as Error).message}. Remove it with: msgctl events endpoints delete ${endpoint.id}`);
+  }
+}
+
+function parseForwardUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to must be an absolute URL such as http://localhost:3000/webhooks (got "${raw}").`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
+  return url;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** One line for a person at a terminal: time, type, ids, attempt. */
+export function readableLine(event: ReceivedEvent): string {
+  const payload = event.payload && typeof event.payload === 'object' ? (event.payload as Record<string, unknown>) : {};
+  const fields = Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  const when = typeof event.occurred_at === 'string' ? event.occurred_at : '';
+  const attempt = event.delivery_attempt && event.delivery_attempt > 1 ? ` (attempt ${event.delivery_attempt})` : '';
+  return `${when}  ${event.type}  ${event.id}  ${fields}${attempt}`;
+}
