@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from './version.js';
 import { nonNegativeNumber, positiveNumber, type Act } from './commands/kit.js';
 import { registerAuth } from './commands/auth.js';
+import { registerLogin } from './commands/login.js';
 import { registerOrg } from './commands/org.js';
 import { registerSend } from './commands/send.js';
 import { registerPatients } from './commands/patients.js';
@@ -57,6 +58,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
 7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
   );
 
+  registerLogin(program, act);
   registerAuth(program, act);
   registerOrg(program, act);
   registerSend(program, act);

@@ -137,6 +137,7 @@ export function startLogin(args: string[], env: Record<string, string | undefine
     reject: false,
     stdin: 'ignore',
     timeout: 60_000,
+    stripFinalNewline: false,
   });
   let err = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
