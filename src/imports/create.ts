@@ -149,12 +149,12 @@ async function* sentChunks(
   plan: Plan,
   namespace: string,
   tally: Tally,
-): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null }> {
+): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   try {
     for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
       if (chunk.valid.length === 0) {
-        yield { chunk, created: null };
+        yield { chunk, created: null, mapping };
         continue;
       }
       const body = { rows: chunk.valid };
@@ -165,7 +165,7 @@ async function* sentChunks(
         tally.replayed += 1;
         ctx.out.info(`rows ${chunk.firstRow}–${chunk.lastRow} were already sent by an earlier run as ${response.data.id}; not sending them again`);
       }
-      yield { chunk, created: response.data };
+      yield { chunk, created: response.data, mapping };
     }
   } finally {
     csv.close();
@@ -182,7 +182,7 @@ async function uploadAndFollow(ctx: Context, client: ApiClient, plan: Plan, name
   const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: 'importing', total: tally.valid });
   let processedBefore = 0;
   try {
-    for await (const { chunk, created } of sentChunks(ctx, client, plan, namespace, tally)) {
+    for await (const { chunk, created, mapping } of sentChunks(ctx, client, plan, namespace, tally)) {
       let service: RowOutcome[] = [];
       if (created) {
         const finished = await waitForImport(client, created.id, {
@@ -192,7 +192,7 @@ async function uploadAndFollow(ctx: Context, client: ApiClient, plan: Plan, name
         processedBefore += finished.rows;
         progress.update(processedBefore);
         tally.addService(finished);
-        service = (finished.results ?? []).map((outcome) => serviceOutcome(outcome, finished.id));
+        service = (finished.results ?? []).map((outcome) => serviceOutcome(outcome, finished.id, mapping.columns));
         note(ctx, progress, chunkLine(chunk, finished));
       }
       await progress.pause(() => ctx.out.list(mergeByRow(chunk.invalid, service), outcomeColumns));

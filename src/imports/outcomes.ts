@@ -30,8 +30,14 @@ export interface RowOutcome {
 
 export type LocalOutcome = RowOutcome & { outcome: 'invalid' | 'valid'; import_id: null };
 
-export function serviceOutcome(outcome: ImportRowOutcome, importId: string): RowOutcome {
-  return { ...outcome, import_id: importId };
+/** The service's outcome of a row, with each error's path (`/phone`) traced back to the CSV column. */
+export function serviceOutcome(
+  outcome: ImportRowOutcome,
+  importId: string,
+  columns: Readonly<Partial<Record<string, string>>> = {},
+): RowOutcome {
+  const errors = outcome.errors.map((e) => ({ ...e, column: columns[e.path.replace(/^\//, '')] ?? null }));
+  return { ...outcome, errors, import_id: importId };
 }
 
 /** Local and service outcomes of one chunk, in row order. */
