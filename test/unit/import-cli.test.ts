@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chunkKey, hashedFile, uploadNamespace } from '../../src/imports/keys.js';
+import { chunksOf, checkRow } from '../../src/imports/chunks.js';
+import { mergeByRow, serviceOutcome, Tally, type RowOutcome } from '../../src/imports/outcomes.js';
+import type { CsvRow } from '../../src/csv/read.js';
+
+const mapping = { columns: { first_name: 'First', last_name: 'Last', phone: 'Phone', mrn: 'MRN' } };
+const csvRow = (row: number, record: Record<string, string>, problem?: string): CsvRow => ({
+  rowNumber: row - 1, row, line: row, record, ...(problem ? { problem } : {}),
+});
+
+describe('chunk keys', () => {
+  const ns = uploadNamespace({ sha256: 'a'.repeat(64) });
+
+  it('are the same for the same file, rows and body, so a re-run replays', () => {
+    expect(chunkKey(ns, 2, 5001, '{"rows":[]}')).toBe(chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }), 2, 5001, '{"rows":[]}'));
+    expect(chunkKey(ns, 2, 5001, '{}')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('change with the file, the row range, the body, or the caller\'s key', () => {
+    const base = chunkKey(ns, 2, 5001, 'x');
+    const others = [
+      chunkKey(uploadNamespace({ sha256: 'b'.repeat(64) }), 2, 5001, 'x'),
+      chunkKey(ns, 5002, 10001, 'x'),
+      chunkKey(ns, 2, 5001, 'y'),
+      chunkKey(uploadNamespace({ callerKey: '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b' }), 2, 5001, 'x'),
+    ];
+    expect(new Set([base, ...others]).size).toBe(5);
+  });
+
+  it('hashedFile hashes exactly what was read', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'msgctl-hash-')), 'f.csv');
+    writeFileSync(file, 'a,b\n1,2\n');
+    const hashed = hashedFile(file);
+    expect(() => hashed.sha256()).toThrow(/not read to the end/);
+    let text = '';
+    for await (const chunk of hashed.stream) text += chunk;
+    expect(text).toBe('a,b\n1,2\n');
+    // sha256("a,b\n1,2\n")
+    const { createHash } = await import('node:crypto');
+    expect(hashed.sha256()).toBe(createHash('sha256').update('a,b\n1,2\n').digest('hex'));
+  });
+});
+
+describe('checkRow', () => {
+  it('turns a valid row into an import row with its spreadsheet row number', () => {
+    const r = checkRow(csvRow(7, { First: 'Ada', Last: 'L', Phone: '(555) 555-0123', MRN: '' }), mapping, { region: 'US' });
+    expect(r).toEqual({ ok: true, body: { row: 7, first_name: 'Ada', last_name: 'L', phone: '+15555550123' } });
+  });
+
+  it('reports empty required cells as required, bad ones as invalid, and a short row as a whole', () => {
+    const r = checkRow(csvRow(9, { First: '', Last: 'L', Phone: '12', MRN: '' }, 'has 3 values but the header has 4 columns'), mapping, {});
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.outcome).toMatchObject({ row: 9, outcome: 'invalid', import_id: null, patient_id: null });
+    expect(r.outcome.errors.map((e) => [e.path, e.code, e.column])).toEqual([
+      ['', 'column_count', null],
+      ['/first_name', 'required', 'First'],
+      ['/phone', 'invalid', 'Phone'],
+    ]);
+  });
+});
+
+describe('chunksOf', () => {
+  async function* rows(n: number) {
+    for (let i = 0; i < n; i++) {
+      const bad = i % 4 === 3;
+      yield csvRow(i + 2, { First: 'P', Last: `L${i}`, Phone: bad ? 'x' : `555-555-${String(100 + i).padStart(4, '0')}`, MRN: `M${i}` });
+    }
+  }
+
+  it('cuts every `size` data rows, valid and invalid alike, with the row range of each', async () => {
+    const chunks = [];
+    for await (const c of chunksOf(rows(10), mapping, { size: 4 })) chunks.push(c);
+    expect(chunks.map((c) => [c.index, c.firstRow, c.lastRow, c.valid.length, c.invalid.map((o) => o.row)])).toEqual([
+      [1, 2, 5, 3, [5]],
+      [2, 6, 9, 3, [9]],
+      [3, 10, 11, 2, []],
+    ]);
+  });
+});
+
+describe('outcomes', () => {
+  it('merge local and service outcomes in row order and trace service errors to columns', () => {
+    const local: RowOutcome = { row: 3, outcome: 'invalid', patient_id: null, matched_by: null, errors: [], import_id: null };
+    const service = serviceOutcome(
+      { row: 2, outcome: 'failed', patient_id: null, matched_by: null, errors: [{ path: '/last_name', code: 'too_long', message: 'm' }] },
+      'imp_1',
+      mapping.columns,
+    );
+    const merged = mergeByRow([local], [service]);
+    expect(merged.map((o) => o.row)).toEqual([2, 3]);
+    expect(merged[0]!.errors[0]).toEqual({ path: '/last_name', code: 'too_long', message: 'm', column: 'Last' });
+  });
+
+  it('summarise the counts', () => {
+    const t = new Tally();
+    Object.assign(t, { dataRows: 13, valid: 8, invalid: 5, imports: 2, replayed: 1 });
+    t.addService({ created: 7, matched: 1, failed: 0 });
+    expect(t.done).toBe(13);
+    expect(t.summary('waited')).toBe('13 rows: 8 valid, 5 invalid; 7 created, 1 matched, 0 failed (2 imports, 1 replayed from an earlier run).');
+  });
+});
