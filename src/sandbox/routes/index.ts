@@ -13,6 +13,7 @@ import { registerPatientConversationRoutes } from './patient-conversations.js';
 import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
 import { registerOAuthRoutes } from './oauth.js';
+import { registerMeRoutes } from './me.js';
 import { registerCampaignRoutes } from './campaigns.js';
 import { registerConversationRoutes } from './conversations.js';
 import { registerParticipantRoutes } from './participants.js';
@@ -33,6 +34,7 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerInboundRoutes(app, sb);
   registerImportRoutes(app, sb);
   registerOAuthRoutes(app, sb);
+  registerMeRoutes(app, sb);
   registerCampaignRoutes(app, sb);
   registerConversationRoutes(app, sb);
   registerParticipantRoutes(app, sb);
