@@ -16,6 +16,7 @@ import {
   type BackoffOptions,
 } from './retry-policy.js';
 import { paginate, type PaginateOptions } from './paginate.js';
+import type { Paged } from './pages.js';
 import { sleep } from '../util/sleep.js';
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -87,7 +88,8 @@ export class ApiClient {
     return (await this.request<T>('DELETE', path, { signal })).data;
   }
 
-  paginate<T>(path: string, query: Query = {}, options: PaginateOptions = {}): AsyncGenerator<T> {
+  /** Records of every page; also readable a page at a time (see pages.ts). */
+  paginate<T>(path: string, query: Query = {}, options: PaginateOptions = {}): AsyncGenerator<T> & Paged<T> {
     return paginate<T>(this, path, query, options);
   }
 

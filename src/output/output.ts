@@ -7,6 +7,7 @@
  * streaming a million records keeps memory flat.
  */
 import type { Writable } from 'node:stream';
+import { isPaged, PAGES } from '../api/pages.js';
 
 export type OutputMode = 'json' | 'table' | 'plain';
 
@@ -15,6 +16,8 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** This column takes what width the terminal has left (e.g. a message body). */
   flex?: boolean;
+  /** Fixed table width (padding included), so rows printed in separate chunks line up. */
+  width?: number;
 }
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -72,29 +75,52 @@ export class Output {
     await this.write(table.toString() + '\n');
   }
 
-  /** Streams records; returns how many were printed. */
+  /**
+   * Streams records; returns how many were printed. A paged source (what
+   * client.paginate returns) is written a page at a time: one string and one
+   * write per page rather than per record, and a TTY table prints each page
+   * as it arrives (so a slow stream, like --follow, shows rows at once).
+   */
   async list<T>(
     rows: AsyncIterable<T> | Iterable<T>,
     columns: Column<T>[],
     options: { empty?: string } = {},
   ): Promise<number> {
     let count = 0;
-    let chunk: T[] = [];
-    for await (const row of rows) {
-      count++;
-      if (this.mode === 'json') await this.json(row);
-      else if (this.mode === 'plain') await this.write(columns.map((c) => cell(c.value(row))).join('\t') + '\n');
-      else {
-        chunk.push(row);
-        if (chunk.length >= TABLE_CHUNK) {
-          await this.printTable(chunk, columns, count === chunk.length);
-          chunk = [];
+    if (isPaged<T>(rows)) {
+      for await (const page of rows[PAGES]()) {
+        if (page.length === 0) continue;
+        if (this.mode === 'table') await this.printTable(page, columns, count === 0);
+        else {
+          let text = '';
+          for (const row of page) text += this.line(row, columns);
+          await this.write(text);
+        }
+        count += page.length;
+      }
+    } else {
+      let chunk: T[] = [];
+      for await (const row of rows) {
+        count++;
+        if (this.mode !== 'table') await this.write(this.line(row, columns));
+        else {
+          chunk.push(row);
+          if (chunk.length >= TABLE_CHUNK) {
+            await this.printTable(chunk, columns, count === chunk.length);
+            chunk = [];
+          }
         }
       }
+      if (chunk.length) await this.printTable(chunk, columns, count === chunk.length);
     }
-    if (chunk.length) await this.printTable(chunk, columns, count === chunk.length);
     if (count === 0 && options.empty && this.mode === 'table') this.info(options.empty);
     return count;
+  }
+
+  /** One record as a JSON line or a TSV row. */
+  private line<T>(row: T, columns: Column<T>[]): string {
+    if (this.mode === 'json') return JSON.stringify(row) + '\n';
+    return columns.map((c) => cell(c.value(row))).join('\t') + '\n';
   }
 
   private async printTable<T>(rows: T[], columns: Column<T>[], withHeader: boolean): Promise<void> {
@@ -102,7 +128,7 @@ export class Output {
     const style = await this.style();
     const cells = rows.map((r) => columns.map((c) => cell(c.value(r))));
     const widths = columns.map((c, i) =>
-      Math.min(40, Math.max(c.header.length, ...cells.map((row) => [...(row[i] ?? '')].length))) + 2,
+      c.width ?? Math.min(40, Math.max(c.header.length, ...cells.map((row) => [...(row[i] ?? '')].length))) + 2,
     );
     const flexIndex = columns.findIndex((c) => c.flex);
     if (flexIndex >= 0) {
