@@ -1,5 +1,41 @@
-import type { Command } from 'commander';
-import type { Act } from './kit.js';
+import { Argument, type Command } from 'commander';
+import { choices, examples, type Act } from './kit.js';
 
-// Filled in by the work on this command group.
-export function registerCompletion(_program: Command, _act: Act): void {}
+/** Kept here (not imported from src/completion) so `msgctl --help` loads no generator code. */
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export function registerCompletion(program: Command, act: Act): void {
+  const completion = program
+    .command('completion')
+    .description('Print a shell completion script for bash, zsh or fish (commands, flags and fixed flag values)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').argParser(choices(SHELLS)))
+    .action(
+      act(async (ctx, shell: (typeof SHELLS)[number]) => {
+        const [{ completionScript }, { VERSION }] = await Promise.all([import('../completion/script.js'), import('../version.js')]);
+        await ctx.out.write(completionScript(rootOf(completion), shell, VERSION));
+      }),
+    );
+  completion.addHelpText(
+    'after',
+    `
+Install:
+  bash  for this shell only:  source <(msgctl completion bash)
+        for every new shell:   msgctl completion bash > ~/.local/share/bash-completion/completions/msgctl
+  zsh   msgctl completion zsh > "\${fpath[1]}/_msgctl"   (or any directory in $fpath; then: compinit)
+        or in ~/.zshrc after compinit:  source <(msgctl completion zsh)
+  fish  msgctl completion fish > ~/.config/fish/completions/msgctl.fish
+
+The script holds msgctl's commands and flags as of its version: regenerate it after upgrading.`,
+  );
+  examples(completion, [
+    'source <(msgctl completion bash)',
+    'msgctl completion zsh > "${fpath[1]}/_msgctl"',
+    'msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
+  ]);
+}
+
+function rootOf(cmd: Command): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}

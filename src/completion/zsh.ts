@@ -1,0 +1,93 @@
+/**
+ * The zsh completion script: the same walk as bash over `case` tables, but
+ * commands and flags are offered with their descriptions (`_describe`).
+ * Works both from $fpath (as the autoloaded `_msgctl`) and when sourced.
+ */
+import { shQuote } from './bash.js';
+import { walk, type CommandSpec } from './tree.js';
+
+/** `_describe` entries are "name:description"; a colon in the name would end it early. */
+function described(name: string, description: string): string {
+  return shQuote(`${name.replace(/:/g, '\\:')}:${description.replace(/\s+/g, ' ')}`);
+}
+
+function replyTable(name: string, arms: [key: string, words: string[]][]): string {
+  const lines = arms
+    .filter(([, words]) => words.length > 0)
+    .map(([key, words]) => `    (${shQuote(key)}) reply=(${words.join(' ')}) ;;`);
+  return [`${name}() {`, '  reply=()', '  case "$1" in', ...lines, '  esac', '}'].join('\n');
+}
+
+export function zshScript(tree: CommandSpec, header: string): string {
+  const commands = [...walk(tree)];
+  const key = (c: CommandSpec) => c.path.join(' ');
+  const q = (words: readonly string[]) => words.map(shQuote);
+  const name = tree.path[0]!;
+  return `#compdef ${name}
+${header}
+${replyTable('_msgctl_subcommand_names', commands.map((c) => [key(c), q(c.subcommands.map((s) => s.path.at(-1)!))]))}
+${replyTable('_msgctl_subcommands', commands.map((c) => [key(c), c.subcommands.map((s) => described(s.path.at(-1)!, s.description))]))}
+${replyTable('_msgctl_flags', commands.map((c) => [key(c), c.flags.flatMap((f) => f.names.map((n) => described(n, f.description)))]))}
+${replyTable('_msgctl_value_flags', commands.map((c) => [key(c), q(c.flags.filter((f) => f.takesValue).flatMap((f) => f.names))]))}
+${replyTable('_msgctl_flag_values', commands.flatMap((c) => c.flags.flatMap((f) => f.names.map((n): [string, string[]] => [`${key(c)}|${n}`, q(f.values)]))))}
+${replyTable('_msgctl_arg_values', commands.flatMap((c) => c.argValues.map((values, i): [string, string[]] => [`${key(c)}|${i}`, q(values)])))}
+
+_msgctl() {
+  local cmdpath=${shQuote(name)} word cur prev
+  local -i i expecting=0 positional=0
+  local -a reply
+  # Find the (sub)command being completed: skip flags and their values, count positionals.
+  for (( i = 2; i < CURRENT; i++ )); do
+    word=\${words[i]}
+    if (( expecting )); then expecting=0; continue; fi
+    case $word in
+      (-*=*) continue ;;
+      (-*)
+        _msgctl_value_flags "$cmdpath"
+        (( \${reply[(Ie)$word]} )) && expecting=1
+        continue ;;
+    esac
+    _msgctl_subcommand_names "$cmdpath"
+    if (( positional == 0 && \${reply[(Ie)$word]} )); then
+      cmdpath="$cmdpath $word"
+    else
+      positional+=1
+    fi
+  done
+  cur=\${words[CURRENT]}
+  prev=\${words[CURRENT-1]}
+  if [[ $cur == -*=* ]]; then
+    prev=\${cur%%=*}
+    compset -P '*='
+    _msgctl_flag_values "$cmdpath|$prev"
+    if (( $#reply )); then compadd -a reply; else _files; fi
+    return
+  fi
+  _msgctl_value_flags "$cmdpath"
+  if [[ $prev == -* ]] && (( \${reply[(Ie)$prev]} )); then
+    _msgctl_flag_values "$cmdpath|$prev"
+    if (( $#reply )); then compadd -a reply; else _files; fi
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    _msgctl_flags "$cmdpath"
+    _describe -t options 'flag' reply
+    return
+  fi
+  _msgctl_subcommands "$cmdpath"
+  if (( positional == 0 && $#reply )); then
+    _describe -t commands 'command' reply
+    return
+  fi
+  _msgctl_arg_values "$cmdpath|$positional"
+  if (( $#reply )); then compadd -a reply; else _files; fi
+}
+
+# Autoloaded from $fpath the file runs as _msgctl itself; sourced, it registers the function.
+if [[ \${funcstack[1]} == _msgctl ]]; then
+  _msgctl "$@"
+else
+  compdef _msgctl ${name}
+fi
+`;
+}

@@ -1,0 +1,146 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
+import { buildProgram } from '../../src/program.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'msgctl-completion-'));
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  // No base URL, no credential: generating completion must not need either.
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const r = await msgctl(['completion', shell], { env: isolatedEnv() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    scripts[shell] = r.stdout;
+    writeFileSync(join(dir, `msgctl.${shell}`), r.stdout);
+  }
+});
+
+/** Runs the completion function in a real bash for the words typed so far (the last one is being completed). */
+function complete(...words: string[]): string[] {
+  const script = [
+    `source <("${process.execPath}" "${binPath()}" completion bash)`,
+    'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))',
+    '_msgctl_completion',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const out = execFileSync('bash', ['-c', script, 'bash', ...words], { env: isolatedEnv(), encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+function hasShell(shell: string): boolean {
+  return spawnSync(shell, ['-c', 'exit 0']).status === 0;
+}
+
+/** A skipped test says why in its name. */
+const unlessInstalled = (shell: string) => (hasShell(shell) ? '' : ` — skipped: ${shell} is not installed here`);
+
+const topLevel = buildProgram(async () => {}).commands.map((c) => c.name());
+
+describe('bash completion', () => {
+  it('offers every top-level command', () => {
+    expect(complete('msgctl', '').sort()).toEqual([...topLevel].filter((n) => !n.startsWith('__')).sort());
+  });
+
+  it('completes a command from its prefix', () => {
+    expect(complete('msgctl', 'pat')).toEqual(['patients']);
+  });
+
+  it('offers the subcommands of a group', () => {
+    expect(complete('msgctl', 'patients', '').sort()).toEqual(['create', 'delete', 'get', 'list', 'update']);
+  });
+
+  it('finds the command after global flags and their values', () => {
+    expect(complete('msgctl', '--profile', 'sandbox', '--json', 'patients', 'li')).toEqual(['list']);
+  });
+
+  it('completes a command\'s own flags, long and short', () => {
+    expect(complete('msgctl', 'send', '--ch')).toEqual(['--channel']);
+    expect(complete('msgctl', 'patients', 'delete', '-')).toEqual(expect.arrayContaining(['-y', '--yes', '-h', '--help']));
+  });
+
+  it('offers global flags on every command, but --version only at the top', () => {
+    const flags = complete('msgctl', 'patients', 'list', '--');
+    expect(flags).toEqual(expect.arrayContaining(['--phone', '--all', '--json', '--profile', '--base-url', '--timeout']));
+    expect(flags).not.toContain('--version');
+    expect(complete('msgctl', '--vers')).toEqual(['--version']);
+  });
+
+  it('offers the fixed values of a choices() flag', () => {
+    expect(complete('msgctl', 'send', '--channel', '')).toEqual(['secure', 'sms']);
+    expect(complete('msgctl', 'send', '--channel', 'sm')).toEqual(['sms']);
+  });
+
+  it('handles --flag=value, which bash splits at "="', () => {
+    expect(complete('msgctl', 'send', '--channel', '=', '')).toEqual(['secure', 'sms']);
+    expect(complete('msgctl', 'send', '--channel', '=', 'sms', '--dry')).toEqual(['--dry-run']);
+  });
+
+  it('offers the fixed values of positional arguments', () => {
+    expect(complete('msgctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('msgctl', 'api', '')).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(complete('msgctl', 'api', 'GET', '')).toEqual([]);
+  });
+
+  it('leaves file names to bash where a flag takes a free value', () => {
+    expect(complete('msgctl', 'api', 'POST', '/patients', '--input', '')).toEqual([]);
+    expect(scripts.bash).toMatch(/complete -o default -F _msgctl_completion msgctl/);
+  });
+
+  it('does not offer hidden commands', () => {
+    expect(complete('msgctl', '__')).toEqual([]);
+  });
+});
+
+describe('zsh and fish scripts', () => {
+  it.skipIf(!hasShell('zsh'))(`zsh parses the script (zsh -n)${unlessInstalled('zsh')}`, () => {
+    const r = spawnSync('zsh', ['-n', join(dir, 'msgctl.zsh')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it.skipIf(!hasShell('fish'))(`fish parses the script (fish --no-execute)${unlessInstalled('fish')}`, () => {
+    const r = spawnSync('fish', ['--no-execute', join(dir, 'msgctl.fish')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  // Without zsh or fish installed (they are not installed for tests), check what can be checked from here.
+  it('zsh: a #compdef function with described commands and choices() values', () => {
+    expect(scripts.zsh!.split('\n')[0]).toBe('#compdef msgctl');
+    expect(scripts.zsh).toContain(`('msgctl send|--channel') reply=('secure' 'sms') ;;`);
+    expect(scripts.zsh).toMatch(/\('msgctl patients'\) reply=\('list:[^']+' /);
+    expect(scripts.zsh).toContain('compdef _msgctl msgctl');
+  });
+
+  it('fish: complete rules for commands, flags and choices() values', () => {
+    expect(scripts.fish).toMatch(/^complete -c msgctl -f -n '__msgctl_at "msgctl patients" 0' -a 'list' -d '.+'$/m);
+    expect(scripts.fish).toMatch(/^complete -c msgctl -n '__msgctl_in "msgctl send"' -l 'channel' -x -a 'secure sms' -d '.+'$/m);
+    expect(scripts.fish).toMatch(/^complete -c msgctl -f -n '__msgctl_at "msgctl completion" 0' -a 'bash zsh fish'$/m);
+  });
+
+  it('bash parses the script (bash -n)', () => {
+    const r = spawnSync('bash', ['-n', join(dir, 'msgctl.bash')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('msgctl completion', () => {
+  it('refuses an unknown shell with exit 2', async () => {
+    const r = await msgctl(['completion', 'powershell'], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/Allowed: bash, zsh, fish/);
+  });
+
+  it('--help explains how to install the script for each shell', async () => {
+    const r = await msgctl(['completion', '--help'], { env: isolatedEnv() });
+    expect(r.stdout).toContain('source <(msgctl completion bash)');
+    expect(r.stdout).toContain('~/.local/share/bash-completion/completions/msgctl');
+    expect(r.stdout).toContain('fpath');
+    expect(r.stdout).toContain('~/.config/fish/completions/msgctl.fish');
+  });
+});
