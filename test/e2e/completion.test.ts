@@ -38,7 +38,7 @@ function hasShell(shell: string): boolean {
 /** A skipped test says why in its name. */
 const unlessInstalled = (shell: string) => (hasShell(shell) ? '' : ` — skipped: ${shell} is not installed here`);
 
-const topLevel = buildProgram(async () => {}).commands.map((c) => c.name());
+const topLevel = buildProgram(() => async () => {}).commands.map((c) => c.name());
 
 describe('bash completion', () => {
   it('offers every top-level command', () => {
