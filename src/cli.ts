@@ -33,6 +33,7 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
       color: globals.color !== false,
       timeout: Number(globals.timeout ?? 30),
       retries: Number(globals.retries ?? 4),
+      retriesGiven: command.getOptionValueSourceWithGlobals('retries') === 'cli',
     };
     json = opts.json;
     verbose = opts.verbose;

@@ -28,6 +28,8 @@ export interface GlobalOptions {
   /** Seconds per request attempt. */
   timeout: number;
   retries: number;
+  /** True when --retries was on the command line, so a command may pick its own default otherwise. */
+  retriesGiven?: boolean;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
