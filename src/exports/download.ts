@@ -12,10 +12,10 @@ import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import type { Context } from '../context.js';
 import type { Export } from '../types/api.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { ApiError } from '../api/errors.js';
-import { checkBaseUrl, createDispatcher } from '../api/transport.js';
+import { createDispatcher, isLoopbackHost } from '../api/transport.js';
 import { waitForExport } from './follow.js';
 
 export async function downloadExport(ctx: Context, id: string, flags: { output?: string; wait?: boolean }): Promise<void> {
@@ -27,7 +27,7 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
       current.status === 'running' ? `Wait for it: msgctl exports download ${id} --wait` : 'Start a new export: msgctl exports create <conversation-id>',
     ]);
   }
-  const url = checkBaseUrl(current.download_url, true);
+  const url = downloadUrl(current.download_url);
   const response = await request(url, {
     method: 'GET',
     dispatcher: createDispatcher(ctx.env),
@@ -58,4 +58,12 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
     throw err;
   }
   ctx.out.info(`Saved export ${id} to ${flags.output}.`);
+}
+
+/** The link is a credential of its own: https, or plain http to loopback only. */
+function downloadUrl(raw: string): URL {
+  const url = new URL(raw);
+  const safe = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!safe) throw new UsageError(`Refusing to fetch the download link over ${url.protocol}// from ${url.host}: it would expose the link.`);
+  return url;
 }
