@@ -149,4 +149,6 @@ export function updateCampaign(sb: SandboxContext, c: CampaignRecord, raw: unkno
   if (fields.archived !== undefined) c.archived = fields.archived;
   campaignTable(sb).put(c);
   sb.store.changed();
+  // The sender re-times the wait in progress, so a shorter interval applies at once.
+  if (fields.send_interval_seconds !== undefined) sb.events.emit('campaign.interval_changed', c);
 }

@@ -91,6 +91,8 @@ export function recipientOf(sb: SandboxContext, campaignId: string, patientId: s
 }
 
 export function insertRecipient(sb: SandboxContext, campaignId: string, patientId: string): CampaignRecipientRecord {
+  // Built before the insert: building it afterwards would pick the new row up from the table and add it twice.
+  const index = recipientIndex(sb);
   const row = recipientTable(sb).insert({
     id: `${campaignId}:${patientId}`,
     campaignId,
@@ -101,7 +103,6 @@ export function insertRecipient(sb: SandboxContext, campaignId: string, patientI
     error: null,
     updated_at: sb.clock.iso(),
   });
-  const index = recipientIndex(sb);
   let list = index.get(campaignId);
   if (!list) index.set(campaignId, (list = []));
   list.push(row); // seq only grows, so appending keeps send order

@@ -7,7 +7,7 @@
  * A slot: the recipient turns `sending`; a moment later (HANDOFF_MS, at most
  * half the interval) its message is handed off and the recipient becomes
  * sent, skipped or failed; the next slot starts one interval after this one
- * began. Pause only stops the next slot from starting, so the message in
+ * began (a PATCHed interval applies to the wait in progress). Pause only stops the next slot from starting, so the message in
  * progress always completes; stop cancels the `sending` recipient, and the
  * hand-off then finds nothing to send. Delivery updates ('message.delivery')
  * move sent recipients on to delivered/opened or failed/undelivered.
@@ -42,49 +42,66 @@ const RECIPIENT_STATUS_FOR_DELIVERY: Record<DeliveryStatus, RecipientStatus> = {
   undelivered: 'undelivered',
 };
 
-export function startCampaignSender(sb: SandboxContext): () => void {
-  /** Campaigns inside a slot (from `sending` until the next slot may start). */
-  const busy = new Set<string>();
+/** The slot a campaign is in: from its recipient turning `sending` until the next slot may begin. */
+interface Slot {
+  /** performance.now() when the slot began (real ms: timers are scaled, the clock is not). */
+  startedReal: number;
+  handedOff: boolean;
+  /** Bumped whenever the end of the slot is rescheduled, so a superseded timer does nothing. */
+  generation: number;
+}
 
-  const running = (id: string): CampaignRecord | undefined => {
-    const c = campaignTable(sb).get(id);
-    return c?.status === 'running' ? c : undefined;
-  };
+export function startCampaignSender(sb: SandboxContext): () => void {
+  const slots = new Map<string, Slot>();
 
   const kick = (id: string) => {
-    if (busy.has(id)) return; // the slot in progress starts the next one when it ends
-    const c = running(id);
-    if (!c) return;
+    if (slots.has(id)) return; // the slot in progress starts the next one when it ends
+    const c = campaignTable(sb).get(id);
+    if (c?.status !== 'running') return;
     const next = recipientsOf(sb, id).find((r) => r.status === 'pending');
     if (!next) {
       completeIfDone(sb, c);
       return;
     }
-    busy.add(id);
+    const slot: Slot = { startedReal: performance.now(), handedOff: false, generation: 0 };
+    slots.set(id, slot);
     setRecipientStatus(sb, next, 'sending');
     sb.store.changed();
-    const intervalMs = c.send_interval_seconds * 1000;
-    const handoffMs = Math.min(HANDOFF_MS, intervalMs / 2);
-    sb.later(handoffMs, () => {
+    sb.later(Math.min(HANDOFF_MS, (c.send_interval_seconds * 1000) / 2), () => {
       try {
         handOff(sb, id, next);
       } finally {
-        const rest = Math.max(0, (campaignTable(sb).get(id)?.send_interval_seconds ?? 0) * 1000 - handoffMs);
-        sb.later(rest, () => {
-          busy.delete(id);
-          kick(id);
-        });
+        slot.handedOff = true;
+        scheduleSlotEnd(id, slot);
       }
     });
   };
 
+  /** The next slot begins one interval (the current one, which PATCH may change) after this one began. */
+  const scheduleSlotEnd = (id: string, slot: Slot) => {
+    const generation = ++slot.generation;
+    const intervalReal = sb.clock.scaled((campaignTable(sb).get(id)?.send_interval_seconds ?? 0) * 1000);
+    const remainingReal = Math.max(0, slot.startedReal + intervalReal - performance.now());
+    const scale = sb.clock.timeScale;
+    sb.later(scale > 0 ? remainingReal / scale : 0, () => {
+      if (slot.generation !== generation) return;
+      slots.delete(id);
+      kick(id);
+    });
+  };
+
   const onStarted = (c: CampaignRecord) => kick(c.id);
+  const onIntervalChanged = (c: CampaignRecord) => {
+    const slot = slots.get(c.id);
+    if (slot?.handedOff) scheduleSlotEnd(c.id, slot);
+  };
   const onDelivery = (m: MessageRecord) => {
     if (!m.campaignId || !m.patientId || !m.delivery) return;
     const r = recipientOf(sb, m.campaignId, m.patientId);
     if (r && r.messageId === m.id) followDelivery(sb, r, m);
   };
   sb.events.on('campaign.started', onStarted);
+  sb.events.on('campaign.interval_changed', onIntervalChanged);
   sb.events.on('message.delivery', onDelivery);
 
   resumeAfterRestart(sb);
@@ -92,6 +109,7 @@ export function startCampaignSender(sb: SandboxContext): () => void {
 
   return () => {
     sb.events.off('campaign.started', onStarted);
+    sb.events.off('campaign.interval_changed', onIntervalChanged);
     sb.events.off('message.delivery', onDelivery);
   };
 }
