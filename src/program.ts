@@ -23,6 +23,7 @@ import { registerStaff } from './commands/staff.js';
 import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerReference } from './commands/reference.js';
 
 export function buildProgram(act: Act): Command {
   const program = new Command('msgctl')
@@ -76,5 +77,6 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
   registerApi(program, act);
   registerSandbox(program, act);
   registerCompletion(program, act);
+  registerReference(program, act);
   return program;
 }
