@@ -105,10 +105,11 @@ describe('msgctl exports download', () => {
   it('refuses an expired link (410) and a forged one (403); the CLI always fetches a fresh link', async () => {
     const ready = await readyExport();
     const forged = new URL(ready.download_url);
-    forged.searchParams.set('token', 'x' + forged.searchParams.get('token')!.slice(1));
+    const token = forged.searchParams.get('token')!;
+    forged.searchParams.set('token', (token[0] === 'A' ? 'B' : 'A') + token.slice(1));
     const forgedResponse = await fetch(forged);
     expect(forgedResponse.status).toBe(403);
-    expect((await forgedResponse.json()).code).toBe('download_forbidden');
+    expect(((await forgedResponse.json()) as { code: string }).code).toBe('download_forbidden');
     const longer = new URL(ready.download_url);
     longer.searchParams.set('expires', String(Number(longer.searchParams.get('expires')) + 3600));
     expect((await fetch(longer)).status).toBe(403);
@@ -117,7 +118,7 @@ describe('msgctl exports download', () => {
     w.sb.clock.advance(5 * 60_000 + 1000);
     const expired = await fetch(ready.download_url);
     expect(expired.status).toBe(410);
-    expect((await expired.json()).code).toBe('download_expired');
+    expect(((await expired.json()) as { code: string }).code).toBe('download_expired');
 
     const r = await msgctl(['exports', 'download', ready.id], { env });
     expect(r.exitCode).toBe(0);
