@@ -1,0 +1,77 @@
+/**
+ * `campaigns watch` on a terminal, run in-process with TTY streams: the
+ * progress line is redrawn on stderr (never stdout) until the campaign
+ * completes, and a stopped campaign exits 1.
+ */
+import { describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+import { run } from '../../src/cli.js';
+import { findPrincipal } from '../../src/sandbox/http/principal.js';
+import { senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
+import { createPatient } from '../../src/sandbox/domain/patients.js';
+import { startCampaign, stopCampaign } from '../../src/sandbox/domain/campaigns.js';
+import { createCampaign } from '../../src/sandbox/domain/campaigns-edit.js';
+import { addRecipients } from '../../src/sandbox/domain/campaigns-recipients.js';
+
+const sandbox = useSandbox({ timeScale: 0.01 });
+
+function terminal() {
+  const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk));
+  return { stream, text: () => text };
+}
+
+function campaignOf(count: number, interval: number) {
+  const { sb, credentials } = sandbox.current;
+  const key = findPrincipal(sb, credentials.api_key)!;
+  const c = createCampaign(sb, senderFromPrincipal(key), { name: 'TTY', body: 'Hi', send_interval_seconds: interval });
+  const ids = Array.from({ length: count }, (_, i) =>
+    createPatient(sb, key.orgId, { first_name: `Tty${i}`, last_name: 'T', phone: `+1202555${6000 + i}` }).id);
+  addRecipients(sb, c, { patient_ids: ids });
+  return c;
+}
+
+async function watch(id: string) {
+  const stdout = terminal();
+  const stderr = terminal();
+  const code = await run(['campaigns', 'watch', id, '--poll', '0.05'], {
+    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]) },
+    env: {
+      MSGCTL_BASE_URL: sandbox.current.baseUrl,
+      MSGCTL_API_KEY: sandbox.current.credentials.api_key,
+      HOME: mkdtempSync(join(tmpdir(), 'msgctl-tty-')),
+      NO_COLOR: '1',
+    },
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('campaigns watch on a terminal', () => {
+  it('redraws a progress line on stderr and exits 0 when the campaign completes', async () => {
+    const c = campaignOf(20, 5); // 50 ms real per message: several redraws
+    startCampaign(sandbox.current.sb, c);
+    const r = await watch(c.id);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const frames = r.stderr.split('\r\x1b[2K').slice(1);
+    expect(frames.length).toBeGreaterThan(3);
+    expect(frames[0]).toMatch(/^\[[#-]+\] \d+\/20 {2}sent \d+ · delivered \d+ · failed 0 · skipped 0 · pending \d+ · ETA /);
+    expect(frames.at(-1)).toMatch(/20\/20 {2}sent 20 .* pending 0 · completed\n/);
+    expect(r.stderr).toMatch(/completed: 20 of 20 sent/);
+  }, 30_000);
+
+  it('exits 1 when the campaign is stopped while watching', async () => {
+    const c = campaignOf(5, 3600);
+    startCampaign(sandbox.current.sb, c);
+    setTimeout(() => stopCampaign(sandbox.current.sb, c), 200);
+    const r = await watch(c.id);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pending 0 · stopped\n/);
+    expect(r.stderr).toMatch(/was stopped: 1 of 5 sent, 4 skipped or cancelled/);
+  }, 30_000);
+});
