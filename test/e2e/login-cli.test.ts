@@ -9,6 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
 import { CLIENT_ID, decideViaHttp, startLogin } from './login-harness.js';
@@ -275,5 +276,37 @@ describe('using the stored session', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: could not revoke the session/);
     expect(r.stderr).toMatch(/Removed the credential/);
+  });
+});
+
+describe('msgctl login and the OS keychain', () => {
+  it('without a usable keychain and without --insecure-storage, fails before the browser step', async () => {
+    const r = await msgctl(['login', '--no-browser'], { env: loginEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/keychain/i);
+    expect(r.stderr).toMatch(/--insecure-storage/);
+    expect(r.stderr).not.toMatch(/oauth\/authorize/);
+  });
+
+  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', async () => {
+    const profile = `login-${randomUUID()}`;
+    const env = loginEnv();
+    const login = startLogin(['--profile', profile], env);
+    await actAsBrowser(await login.url);
+    const result = await login.result;
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/OS keychain/);
+    expect(() => statSync(credentialsFile(env))).toThrow();
+
+    sandbox.current.sb.clock.advance(3601 * 1000);
+    const later = afterLoginEnv(env);
+    expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(0);
+    const status = await msgctl(['--profile', profile, 'auth', 'status', '--json'], { env: later });
+    expect(jsonLines(status.stdout)[0]).toMatchObject({ credential: 'oauth', source: 'keychain' });
+
+    const out = await msgctl(['--profile', profile, 'logout'], { env: later });
+    expect(out.exitCode, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/Revoked the session/);
+    expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(3);
   });
 });
