@@ -45,9 +45,9 @@ codes (3 auth, 4 not found, 5 conflict, 6 validation, 7 rate limited, 8 unavaila
   );
   examples(api, [
     'msgctl api GET /organization',
-    'msgctl api GET /patients -F page[limit]=100 --paginate > patients.jsonl',
+    "msgctl api GET /patients -F 'page[limit]=100' --paginate > patients.jsonl",
     'msgctl api GET "/patient-messages?after=2026-11-01" -i',
-    'msgctl api POST /patient-messages -f to[phone]=+15555550123 -f body="Your results are ready" -f channel=sms',
+    `msgctl api POST /patient-messages -f 'to[phone]=+15555550123' -f body="Your results are ready" -f channel=sms`,
     'msgctl api PATCH /patients/3f0c2a4e-… -F date_of_birth=null',
     'jq -n \'{first_name:"Ada",last_name:"Lovelace",phone:"+15555550142"}\' | msgctl api POST /patients --input -',
   ]);

@@ -13,11 +13,11 @@ export function referenceMarkdown(program: Command): string {
     '',
     '<!-- Generated from the command tree by `npm run docs:reference` (scripts/gen-reference.mjs). Do not edit by hand. -->',
     '',
-    program.description(),
+    prose(program.description()),
     '',
     `Every command also takes \`-h, --help\`, and the global options below. Run \`${program.name()} <command> --help\` for the same text in the terminal.`,
     '',
-    ...commands.map((cmd) => `- [${fullName(cmd)}](#${anchor(fullName(cmd))}): ${oneLine(cmd.description())}`),
+    ...commands.map((cmd) => `- [${fullName(cmd)}](#${anchor(fullName(cmd))}): ${prose(cmd.description())}`),
     '',
     '## Global options',
     '',
@@ -29,7 +29,7 @@ export function referenceMarkdown(program: Command): string {
 
 function section(cmd: Command): string[] {
   const help = cmd.createHelp();
-  const lines = [`## ${fullName(cmd)}`, '', oneLine(cmd.description()), '', `Usage: \`${help.commandUsage(cmd)}\``];
+  const lines = [`## ${fullName(cmd)}`, '', prose(cmd.description()), '', `Usage: \`${help.commandUsage(cmd)}\``];
   const subcommands = help.visibleCommands(cmd).filter((sub) => cmd.commands.includes(sub));
   if (subcommands.length > 0) {
     lines.push('', 'Subcommands: ' + subcommands.map((sub) => `[${sub.name()}](#${anchor(fullName(sub))})`).join(', '));
@@ -48,13 +48,13 @@ function section(cmd: Command): string[] {
 function argumentRow(arg: Argument): string {
   const name = arg.required ? `<${arg.name()}${arg.variadic ? '...' : ''}>` : `[${arg.name()}${arg.variadic ? '...' : ''}]`;
   const values = choicesOf(arg.parseArg) ?? arg.argChoices ?? [];
-  return `| \`${name}\` | ${cell(arg.description)} | ${values.map((v) => `\`${v}\``).join(', ')} |`;
+  return `| ${code(name)} | ${cell(arg.description)} | ${values.map(code).join(', ')} |`;
 }
 
 function optionTable(options: Option[]): string[] {
   const rows = options.map((o) => {
     const values = choicesOf(o.parseArg) ?? o.argChoices ?? [];
-    return `| \`${o.flags}\` | ${cell(o.description)} | ${defaultOf(o)} | ${values.map((v) => `\`${v}\``).join(', ')} |`;
+    return `| ${code(o.flags)} | ${cell(o.description)} | ${defaultOf(o)} | ${values.map(code).join(', ')} |`;
   });
   return ['| option | description | default | values |', '| --- | --- | --- | --- |', ...rows];
 }
@@ -64,7 +64,7 @@ function defaultOf(option: Option): string {
   if (option.defaultValueDescription) return cell(option.defaultValueDescription);
   const value: unknown = option.defaultValue;
   if (value === undefined || value === false) return '';
-  return `\`${Array.isArray(value) ? value.join(', ') : String(value)}\``;
+  return code(Array.isArray(value) ? value.join(', ') : String(value));
 }
 
 function* visibleTree(cmd: Command): Generator<Command> {
@@ -94,7 +94,17 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Text for a table cell: one line, pipes escaped. */
+/** Code inside a table cell: GitHub splits cells at | even inside backticks unless escaped. */
+function code(text: string): string {
+  return `\`${oneLine(text).replace(/\|/g, '\\|')}\``;
+}
+
+/** Descriptions as Markdown text: one line, and <file> stays text instead of becoming an HTML tag. */
+function prose(text: string): string {
+  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Text for a table cell: prose with pipes escaped. */
 function cell(text: string | undefined): string {
-  return oneLine(text ?? '').replace(/\|/g, '\\|');
+  return prose(text ?? '').replace(/\|/g, '\\|');
 }
