@@ -84,10 +84,12 @@ export function seedWorld(sb: SandboxContext): SeededCredentials {
   });
   org.approvedClientIds.push(cli.id);
 
+  // Seeded patients get distinct creation times (a second apart, in seed order) so lists are in a readable order.
+  let patientSeq = 0;
   const patient = (name: string, p: Partial<PatientRecord> & Pick<PatientRecord, 'first_name' | 'last_name'>, orgId = org.id) =>
     db.patients.put({
       id: id(`patient-${name}`), orgId, date_of_birth: null, phone: null, email: null, mrn: null,
-      optedOutFrom: [], created_at: now, deleted_at: null, ...p,
+      optedOutFrom: [], created_at: sb.clock.iso(sb.clock.now() - 3_600_000 + 1000 * patientSeq++), deleted_at: null, ...p,
     });
   patient('ada', { first_name: 'Ada', last_name: 'Lovelace', phone: '+15555550123', email: 'ada@example.com', mrn: 'A-1001', date_of_birth: '1985-12-10' });
   patient('grace', { first_name: 'Grace', last_name: 'Hopper', phone: '+15555550124', mrn: 'A-1002', date_of_birth: '1976-12-09' });

@@ -1,6 +1,7 @@
 /**
  * A token bucket per credential: --rate-limit requests per second, with one
- * second of burst. An empty bucket answers 429 rate_limited with Retry-After
+ * second of burst (at least one request, so a limit below 1/s still admits
+ * one request every 1/rate seconds). An empty bucket answers 429 rate_limited with Retry-After
  * in whole seconds, as api-spec §8 says.
  */
 import type { SandboxContext } from '../context.js';
@@ -19,8 +20,9 @@ export function checkRateLimit(sb: SandboxContext, principalId: string): void {
   let perSandbox = buckets.get(sb);
   if (!perSandbox) buckets.set(sb, (perSandbox = new Map()));
   const now = Date.now();
-  const bucket = perSandbox.get(principalId) ?? { tokens: rate, updatedMs: now };
-  bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.updatedMs) / 1000) * rate);
+  const capacity = Math.max(1, rate);
+  const bucket = perSandbox.get(principalId) ?? { tokens: capacity, updatedMs: now };
+  bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updatedMs) / 1000) * rate);
   bucket.updatedMs = now;
   perSandbox.set(principalId, bucket);
   if (bucket.tokens < 1) {
