@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 import { buildProgram } from '../../src/program.js';
+import { shQuote } from '../../src/completion/bash.js';
+import { choicesOf } from '../../src/commands/kit.js';
+import type { Command } from 'commander';
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-completion-'));
 const scripts: Record<string, string> = {};
@@ -29,6 +32,19 @@ function complete(...words: string[]): string[] {
   ].join('\n');
   const out = execFileSync('bash', ['-c', script, 'bash', ...words], { env: isolatedEnv(), encoding: 'utf8' });
   return out.split('\n').filter(Boolean);
+}
+
+/** Many completions in one bash process: one output block per case. */
+function completeMany(cases: string[][]): string[][] {
+  const script = [
+    `source <("${process.execPath}" "${binPath()}" completion bash)`,
+    ...cases.map((words) =>
+      [`COMP_WORDS=(${words.map(shQuote).join(' ')}); COMP_CWORD=${words.length - 1}`, '_msgctl_completion', 'printf "%s\\n" "${COMPREPLY[@]}" "--end--"'].join('; '),
+    ),
+  ].join('\n');
+  const out = execFileSync('bash', ['-c', script], { env: isolatedEnv(), encoding: 'utf8' });
+  const blocks = out.split('--end--\n').slice(0, -1);
+  return blocks.map((b) => b.split('\n').filter(Boolean));
 }
 
 function hasShell(shell: string): boolean {
@@ -92,6 +108,33 @@ describe('bash completion', () => {
 
   it('does not offer hidden commands', () => {
     expect(complete('msgctl', '__')).toEqual([]);
+  });
+});
+
+describe('bash completion follows the whole tree', () => {
+  function* groups(cmd: Command, path: string[]): Generator<[string[], Command]> {
+    yield [path, cmd];
+    for (const sub of cmd.commands) yield* groups(sub, [...path, sub.name()]);
+  }
+  const all = [...groups(buildProgram(() => async () => {}), ['msgctl'])];
+
+  it('offers exactly the subcommands of every group (campaigns, campaigns recipients, …)', () => {
+    const withSubs = all.filter(([, cmd]) => cmd.commands.length > 0);
+    const got = completeMany(withSubs.map(([path]) => [...path, '']));
+    withSubs.forEach(([path, cmd], i) => {
+      const expected = cmd.commands.map((c) => c.name()).filter((n) => !n.startsWith('__'));
+      expect(got[i], path.join(' ')).toEqual(expected);
+    });
+    expect(withSubs.map(([path]) => path.join(' '))).toEqual(expect.arrayContaining(['msgctl campaigns', 'msgctl patients']));
+  });
+
+  it('offers the values of every choices() flag (--group-by, --order, --status, …)', () => {
+    const flags = all.flatMap(([path, cmd]) =>
+      cmd.options.filter((o) => choicesOf(o.parseArg)).map((o) => [path, o.long!, choicesOf(o.parseArg)!] as const),
+    );
+    const got = completeMany(flags.map(([path, flag]) => [...path, flag, '']));
+    flags.forEach(([path, flag, values], i) => expect(got[i], `${path.join(' ')} ${flag}`).toEqual([...values]));
+    expect(flags.map(([, flag]) => flag)).toEqual(expect.arrayContaining(['--channel']));
   });
 });
 
