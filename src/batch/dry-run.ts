@@ -1,0 +1,49 @@
+/**
+ * `send --csv --dry-run`: every message as it would be sent, with its
+ * Idempotency-Key, and nothing sent. Rows the journal already has are
+ * marked, so a dry run before a re-run shows what is left.
+ */
+import type { Context } from '../context.js';
+import type { SendMessageRequest } from '../types/api.js';
+import { openCsv } from '../csv/read.js';
+import { rowKey } from './identity.js';
+import { prepareRow } from './rows.js';
+import type { DoneRows } from './journal.js';
+import type { BatchSettings } from './settings.js';
+import type { Validated } from './validate-pass.js';
+
+export interface DryRunCounts {
+  wouldSend: number;
+  alreadyDone: number;
+}
+
+export async function dryRun(ctx: Context, settings: BatchSettings, validated: Validated, batch: string, done: DoneRows): Promise<DryRunCounts> {
+  const counts: DryRunCounts = { wouldSend: 0, alreadyDone: 0 };
+  const file = await openCsv(settings.csv, { label: settings.csv });
+  try {
+    for await (const row of file.rows) {
+      const prepared = prepareRow(row, validated.template, validated.columns, settings.defaults);
+      if (!prepared.ok) continue; // listed on stderr by the validation pass
+      const already = done.get(row.row) !== undefined;
+      if (already) counts.alreadyDone++;
+      else counts.wouldSend++;
+      await ctx.out.write(render(ctx, row.row, prepared.request, rowKey(batch, row.row, prepared.request), already));
+    }
+  } finally {
+    file.close();
+  }
+  return counts;
+}
+
+function render(ctx: Context, row: number, request: SendMessageRequest, key: string, already: boolean): string {
+  const to = 'phone' in request.to ? request.to.phone : request.to.patient_id;
+  const channel = request.channel ?? 'secure';
+  const from = request.from ?? null;
+  if (ctx.out.mode === 'json') {
+    const line: Record<string, unknown> = { row, to, body: request.body, channel, from, idempotency_key: key };
+    if (already) line.already_done = true;
+    return JSON.stringify(line) + '\n';
+  }
+  const note = already ? ' [already done, not sent again]' : '';
+  return `row ${row} → ${to} (${channel}, from ${from ?? 'the default number'})${note}: ${JSON.stringify(request.body)}\n`;
+}

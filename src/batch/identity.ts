@@ -1,0 +1,83 @@
+/**
+ * Who a batch is and what each row's Idempotency-Key is (docs/scripting.md,
+ * "What makes a batch").
+ *
+ * The batch id is a UUIDv5 of the CSV's bytes and the flags that shape the
+ * messages (template, --channel, --from, --region, --to-column), as typed. The
+ * same command on the same file is the same batch, so a re-run finds its
+ * journal and sends the same keys; tomorrow's file is a new batch even when
+ * some rows repeat today's.
+ *
+ * A row's key is a UUIDv5, in the batch's namespace, of its spreadsheet row
+ * number and a SHA-256 of the exact request body. The row number keeps two
+ * identical rows two messages; the body hash makes anything that changes the
+ * request (a profile's default number, a newer msgctl normalising a phone
+ * differently) a new key instead of a 409 idempotency_key_reused.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { v5 as uuidv5 } from 'uuid';
+
+/** Changing this would give every batch a new identity, so re-runs of old batches would send again. */
+const BATCH_NAMESPACE = '0b9e6f3c-58d1-4a7e-9c2b-7d4e1f0a6c35';
+
+export interface BatchParams {
+  template: string;
+  channel?: string;
+  from?: string;
+  region?: string;
+  toColumn?: string;
+}
+
+export function batchId(csvSha256: string, params: BatchParams): string {
+  const name = JSON.stringify([
+    'send-csv/1',
+    csvSha256,
+    params.template,
+    params.channel ?? null,
+    params.from ?? null,
+    params.region ?? null,
+    params.toColumn ?? null,
+  ]);
+  return uuidv5(name, BATCH_NAMESPACE);
+}
+
+export function rowKey(batch: string, row: number, request: unknown): string {
+  const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
+  return uuidv5(`${row}:${requestHash}`, batch);
+}
+
+/** JSON with object keys sorted, so the hash does not depend on how the body was assembled. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/**
+ * A pass-through stream that hashes the bytes the CSV reader consumes, so the
+ * validation pass also yields the file's identity, from exactly the bytes it
+ * validated. `digest()` is valid once the stream has ended.
+ */
+export function hashingTap(): { tap: Transform; digest: () => string } {
+  const hash: Hash = createHash('sha256');
+  let hex: string | null = null;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      hex = hash.digest('hex');
+      callback();
+    },
+  });
+  return {
+    tap,
+    digest() {
+      if (hex === null) throw new Error('the CSV was not read to the end');
+      return hex;
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The batch journal: one JSON line per row whose outcome is final, so a
+ * re-run sends only the rest (docs/scripting.md, "Journal").
+ *
+ * Durability: outcomes are appended and fsynced in groups, at most
+ * COMMIT_WINDOW_MS after the service answered. An outcome is only ever
+ * queued after its answer arrived, so the journal never claims a row that
+ * was not sent; a crash inside the window loses at most the last few
+ * outcomes, and those rows are sent again with the same Idempotency-Key,
+ * which the service replays for 24 hours instead of sending twice.
+ *
+ * A crash can also leave a half-written last line. Reading ignores any line
+ * without its newline, and opening for append cuts it off first, so the next
+ * entry starts on a line of its own.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, truncate, unlink, readFile, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { CliError, UsageError } from '../errors.js';
+
+export const COMMIT_WINDOW_MS = 25;
+
+export type FinalOutcome = 'sent' | 'skipped' | 'failed';
+
+export interface JournalEntry {
+  row: number;
+  outcome: FinalOutcome;
+  key: string;
+  message_id?: string;
+  code?: string;
+  request_id?: string | null;
+  at: string;
+}
+
+export interface JournalHeader {
+  journal: 'msgctl send --csv';
+  version: 1;
+  batch: string;
+  csv: string;
+  created_at: string;
+}
+
+const OUTCOME_CODES: Record<FinalOutcome, number> = { sent: 1, skipped: 2, failed: 3 };
+const OUTCOMES: Array<FinalOutcome | undefined> = [undefined, 'sent', 'skipped', 'failed'];
+
+/** Final outcome per spreadsheet row, one byte each, so a million-row journal stays small in memory. */
+export class DoneRows {
+  private kinds = new Uint8Array(1024);
+  private total = 0;
+
+  get size(): number {
+    return this.total;
+  }
+
+  get(row: number): FinalOutcome | undefined {
+    return row < this.kinds.length ? OUTCOMES[this.kinds[row]!] : undefined;
+  }
+
+  set(row: number, outcome: FinalOutcome): void {
+    if (row >= this.kinds.length) {
+      const grown = new Uint8Array(Math.max(row + 1, this.kinds.length * 2));
+      grown.set(this.kinds);
+      this.kinds = grown;
+    }
+    if (this.kinds[row] === 0) this.total += 1;
+    this.kinds[row] = OUTCOME_CODES[outcome];
+  }
+}
+
+export interface JournalState {
+  /** Batch id from the header line; null when the file is missing or has no complete header. */
+  batch: string | null;
+  done: DoneRows;
+  /** Bytes up to the end of the last complete line. */
+  completeBytes: number;
+  /** Length of a trailing line cut short by a crash (ignored). */
+  tornBytes: number;
+  /** Complete lines that were not journal JSON (ignored). */
+  unreadableLines: number;
+}
+
+export async function readJournal(path: string): Promise<JournalState> {
+  const state: JournalState = { batch: null, done: new DoneRows(), completeBytes: 0, tornBytes: 0, unreadableLines: 0 };
+  let carry: Buffer = Buffer.alloc(0);
+  let sawHeader = false;
+  const onLine = (line: string) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      state.unreadableLines += 1;
+      return;
+    }
+    const v = value as Partial<JournalEntry & JournalHeader>;
+    if (!sawHeader && v.journal === 'msgctl send --csv' && typeof v.batch === 'string') {
+      sawHeader = true;
+      state.batch = v.batch;
+    } else if (Number.isInteger(v.row) && (v.outcome === 'sent' || v.outcome === 'skipped' || v.outcome === 'failed')) {
+      state.done.set(v.row!, v.outcome);
+    } else state.unreadableLines += 1;
+  };
+  try {
+    for await (const chunk of createReadStream(path)) {
+      const buffer: Buffer = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+      let start = 0;
+      for (let nl = buffer.indexOf(10); nl >= 0; nl = buffer.indexOf(10, start)) {
+        if (nl > start) onLine(buffer.toString('utf8', start, nl));
+        state.completeBytes += nl + 1 - start;
+        start = nl + 1;
+      }
+      carry = buffer.subarray(start);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return state;
+    throw new CliError(`Cannot read the journal ${path}: ${(err as Error).message}`);
+  }
+  state.tornBytes = carry.length;
+  return state;
+}
+
+/** Appends outcomes with group commit; see the module comment for the durability window. */
+export class JournalWriter {
+  private pending: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  /** The first write or fsync failure; the batch stops taking rows when set. */
+  error: Error | null = null;
+
+  private constructor(
+    readonly path: string,
+    private readonly file: FileHandle,
+    private readonly windowMs: number,
+  ) {}
+
+  /**
+   * Opens `path` for appending `header.batch`'s outcomes. A torn last line is
+   * cut off first; a journal of another batch is moved to `path.previous`.
+   */
+  static async open(path: string, header: JournalHeader, state: JournalState, windowMs = COMMIT_WINDOW_MS): Promise<JournalWriter> {
+    await mkdir(dirname(path), { recursive: true });
+    if (state.batch === null && state.completeBytes > 0) {
+      throw new UsageError(`${path} is not a msgctl batch journal; nothing was sent.`, [
+        'Point --journal at a new file, or at a journal an earlier `msgctl send --csv` wrote.',
+      ]);
+    }
+    let fresh = state.batch === null;
+    if (state.batch !== null && state.batch !== header.batch) {
+      await rename(path, `${path}.previous`);
+      fresh = true;
+    } else if (state.tornBytes > 0) {
+      await truncate(path, state.completeBytes);
+    }
+    const file = await open(path, fresh ? 'w' : 'a', 0o600);
+    const writer = new JournalWriter(path, file, windowMs);
+    if (fresh) {
+      await file.appendFile(JSON.stringify(header) + '\n');
+      await file.datasync();
+      await syncDirectory(dirname(path));
+    }
+    return writer;
+  }
+
+  record(entry: JournalEntry): void {
+    this.pending.push(JSON.stringify(entry) + '\n');
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.windowMs);
+  }
+
+  /** Writes and fsyncs everything recorded so far; resolves once it is on disk (or failed: see `error`). */
+  flush(): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      if (this.pending.length === 0 || this.error) return;
+      const data = this.pending.join('');
+      this.pending = [];
+      try {
+        await this.file.appendFile(data);
+        await this.file.datasync();
+      } catch (err) {
+        this.error = new CliError(`Cannot write the journal ${this.path}: ${(err as Error).message}`);
+      }
+    });
+    return this.chain;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+    await this.file.close();
+    if (this.error) throw this.error;
+  }
+}
+
+/** Makes a newly created file's directory entry durable too. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some filesystems refuse fsync on directories; the file's own fsync still happened.
+  }
+}
+
+/**
+ * One sender per journal: cron runs that overlap would both send the rows
+ * the first has not journalled yet. The lock holds the owner's pid; a lock
+ * left by a process that no longer exists (kill -9, reboot) is taken over.
+ */
+export async function lockJournal(path: string): Promise<() => Promise<void>> {
+  const lockPath = `${path}.lock`;
+  await mkdir(dirname(path), { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return async () => {
+        await unlink(lockPath).catch(() => {});
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw lockError(err, lockPath);
+      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new CliError(`Another msgctl (pid ${owner}) is sending this batch right now; nothing was sent.`, undefined, [
+          `Wait for it to finish. If no msgctl is running, delete ${lockPath}.`,
+        ]);
+      }
+      await unlink(lockPath).catch(() => {});
+    }
+  }
+}
+
+function lockError(err: unknown, lockPath: string): Error {
+  if (err instanceof CliError) return err;
+  return new CliError(`Cannot lock the journal (${lockPath}): ${(err as Error).message}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

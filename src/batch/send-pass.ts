@@ -1,0 +1,145 @@
+/**
+ * Second pass over the CSV: send every valid row the journal does not
+ * already have, at most `concurrency` at a time, journal each final outcome
+ * and print one line per row.
+ *
+ * Rate limits and retries live in the shared ApiClient: a 429 holds back
+ * every request of the batch until Retry-After has passed, and 5xx or lost
+ * connections are retried with the row's own key. Ctrl-C stops taking rows;
+ * requests in flight get GRACE_MS to finish (their answers are journalled)
+ * and are then abandoned, which is safe because a re-run sends the same keys.
+ */
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import type { SendMessageRequest, SendMessageResponse } from '../types/api.js';
+import type { Progress } from '../imports/progress.js';
+import { openCsv } from '../csv/read.js';
+import { backoffDelayMs } from '../api/retry-policy.js';
+import { sleep } from '../util/sleep.js';
+import { rowKey } from './identity.js';
+import { prepareRow } from './rows.js';
+import { classifyError, isFinal, type Classified } from './outcome.js';
+import { formatLine, lineFor, type RowLine, type Tally } from './report.js';
+import type { DoneRows, JournalWriter } from './journal.js';
+import type { BatchSettings } from './settings.js';
+import type { Validated } from './validate-pass.js';
+
+const GRACE_MS = 3000;
+/** 409 idempotency_request_in_progress: an earlier run's request for this row is still being handled. */
+const IN_PROGRESS_RETRIES = 4;
+
+export interface SendPassInput {
+  ctx: Context;
+  settings: BatchSettings;
+  validated: Validated;
+  batch: string;
+  done: DoneRows;
+  journal: JournalWriter;
+  client: ApiClient;
+  tally: Tally;
+  progress: Progress;
+}
+
+export interface SendPassResult {
+  interrupted: boolean;
+  /** Why the batch stopped early (a 401/403, the journal failing), to rethrow after the summary. */
+  fatal?: unknown;
+}
+
+export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
+  const { ctx, settings, validated, batch, done, journal, client, tally, progress } = input;
+  const inflight = new AbortController();
+  let interrupted = false;
+  let fatal: unknown;
+  let grace: NodeJS.Timeout | undefined;
+  const onInterrupt = () => {
+    interrupted = true;
+    grace = setTimeout(() => inflight.abort(ctx.signal.reason), GRACE_MS);
+  };
+  if (ctx.signal.aborted) onInterrupt();
+  else ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+  const stopping = () => interrupted || fatal !== undefined || journal.error !== null;
+
+  const emit = async (line: RowLine) => {
+    const text = formatLine(ctx.out, line);
+    if (text === null) return;
+    if (ctx.out.mode === 'table') await progress.pause(() => ctx.out.write(text));
+    else await ctx.out.write(text);
+  };
+
+  const deliver = async (request: SendMessageRequest, key: string): Promise<Classified> => {
+    for (let attempt = 0; ; attempt++) {
+      let result: Classified;
+      try {
+        const response = await client.request<SendMessageResponse>('POST', '/patient-messages', {
+          body: request,
+          idempotencyKey: key,
+          signal: inflight.signal,
+        });
+        return { outcome: 'sent', messageId: response.data.message.id, requestId: response.requestId };
+      } catch (err) {
+        result = classifyError(err);
+      }
+      const inProgress = result.outcome === 'failed' && result.code === 'idempotency_request_in_progress';
+      if (!inProgress || attempt >= IN_PROGRESS_RETRIES || stopping()) return result;
+      try {
+        await sleep(backoffDelayMs(attempt + 2), inflight.signal);
+      } catch {
+        return { outcome: 'interrupted' };
+      }
+    }
+  };
+
+  const sendRow = async (row: number, request: SendMessageRequest) => {
+    const key = rowKey(batch, row, request);
+    const result = await deliver(request, key);
+    if (result.outcome === 'interrupted') return;
+    if (result.outcome === 'fatal') {
+      fatal ??= result.error;
+      return;
+    }
+    if (isFinal(result)) {
+      journal.record({
+        row,
+        outcome: result.outcome,
+        key,
+        ...(result.outcome === 'sent' ? { message_id: result.messageId } : { code: result.code }),
+        request_id: result.requestId,
+        at: new Date().toISOString(),
+      });
+    }
+    tally.add(result);
+    progress.update(tally.attempted);
+    await emit(lineFor(row, result));
+  };
+
+  const active = new Set<Promise<void>>();
+  const file = await openCsv(settings.csv, { label: settings.csv });
+  try {
+    for await (const csvRow of file.rows) {
+      if (stopping()) break;
+      const prepared = prepareRow(csvRow, validated.template, validated.columns, settings.defaults);
+      if (!prepared.ok) {
+        tally.invalid++;
+        await emit({ row: csvRow.row, outcome: 'invalid', code: 'invalid_row', detail: prepared.problems.join('; ') });
+        continue;
+      }
+      const previous = done.get(csvRow.row);
+      if (previous !== undefined) {
+        tally.already[previous]++;
+        await emit({ row: csvRow.row, outcome: previous, already_done: true });
+        continue;
+      }
+      const task: Promise<void> = sendRow(csvRow.row, prepared.request).finally(() => active.delete(task));
+      active.add(task);
+      if (active.size >= settings.concurrency) await Promise.race(active);
+    }
+  } finally {
+    file.close();
+    await Promise.allSettled(active);
+    clearTimeout(grace);
+    ctx.signal.removeEventListener('abort', onInterrupt);
+  }
+  fatal ??= journal.error ?? undefined;
+  return { interrupted, fatal };
+}

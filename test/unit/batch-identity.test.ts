@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { batchId, canonicalJson, hashingTap, rowKey } from '../../src/batch/identity.js';
+
+const sha = 'a'.repeat(64);
+const params = { template: 'Hi {first_name}', channel: 'sms', from: undefined, region: undefined, toColumn: undefined };
+const request = { to: { phone: '+15555550123' }, body: 'Hi Ada', channel: 'sms' as const };
+
+describe('batch identity', () => {
+  it('is a stable UUID for the same file and flags (golden value: changing it re-sends old batches)', () => {
+    expect(batchId(sha, params)).toBe(batchId(sha, { ...params }));
+    expect(batchId(sha, params)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(batchId(sha, params)).toBe('8aceff6d-afb2-53e6-acdf-ae19095831cc');
+  });
+
+  it.each([
+    ['the file', { sha: 'b'.repeat(64) }],
+    ['the template', { template: 'Hello {first_name}' }],
+    ['--channel', { channel: 'secure' }],
+    ['--from', { from: '+15555550110' }],
+    ['--region', { region: 'CA' }],
+    ['--to-column', { toColumn: 'Phone' }],
+  ])('changes with %s', (_what, change) => {
+    const { sha: otherSha, ...rest } = change as { sha?: string } & Partial<typeof params>;
+    expect(batchId(otherSha ?? sha, { ...params, ...rest })).not.toBe(batchId(sha, params));
+  });
+
+  it('does not confuse a missing flag with an empty one', () => {
+    expect(batchId(sha, { ...params, from: '' })).not.toBe(batchId(sha, params));
+  });
+});
+
+describe('row keys', () => {
+  const batch = batchId(sha, params);
+
+  it('are stable per row and request, whatever the key order of the body', () => {
+    const reordered = { channel: 'sms' as const, body: 'Hi Ada', to: { phone: '+15555550123' } };
+    expect(rowKey(batch, 2, request)).toBe(rowKey(batch, 2, reordered));
+    expect(rowKey(batch, 2, request)).toBe('f745dae5-d5b7-55f9-a2c8-5a2e4ccedd60');
+  });
+
+  it('differ by row number, by request, and by batch', () => {
+    const key = rowKey(batch, 2, request);
+    expect(rowKey(batch, 3, request)).not.toBe(key);
+    expect(rowKey(batch, 2, { ...request, body: 'Hi Ada!' })).not.toBe(key);
+    expect(rowKey(batch, 2, { ...request, from: '+15555550110' })).not.toBe(key);
+    expect(rowKey(batchId('c'.repeat(64), params), 2, request)).not.toBe(key);
+  });
+
+  it('ignore undefined members, as JSON.stringify does on the wire', () => {
+    expect(canonicalJson({ b: 1, a: undefined, c: [1, { z: 2, y: null }] })).toBe('{"b":1,"c":[1,{"y":null,"z":2}]}');
+    expect(rowKey(batch, 2, { ...request, from: undefined })).toBe(rowKey(batch, 2, request));
+  });
+});
+
+describe('hashingTap', () => {
+  it('passes bytes through and hashes exactly them', async () => {
+    const { tap, digest } = hashingTap();
+    const chunks: Buffer[] = [];
+    Readable.from([Buffer.from('a,b\n'), Buffer.from('1,2\n')]).pipe(tap);
+    for await (const chunk of tap) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('a,b\n1,2\n');
+    expect(digest()).toBe(createHash('sha256').update('a,b\n1,2\n').digest('hex'));
+  });
+
+  it('refuses to give a digest before the end', () => {
+    expect(() => hashingTap().digest()).toThrow(/not read to the end/);
+  });
+});
