@@ -34,7 +34,6 @@ export function seedWorld(sb: SandboxContext): SeededCredentials {
   const id = (name: string) => uuidv5(`${seed}:${name}`, NAMESPACE);
   const secret = (prefix: string, name: string) =>
     prefix + createHash('sha256').update(`${seed}:${name}`).digest('hex').slice(0, 32);
-  const now = sb.clock.iso();
   const db = sb.db;
 
   const org = db.orgs.put({ id: id('org'), name: 'Riverside Family Clinic', timeZone: 'America/New_York', approvedClientIds: [] });
