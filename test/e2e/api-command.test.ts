@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { run } from '../../src/cli.js';
+import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
@@ -121,6 +122,18 @@ describe('msgctl api writes', () => {
     expect(sandbox.current.sb.db.patients.filter((p) => p.email === 'ida.key@example.com').length).toBe(1);
   });
 
+  it('a POST whose connection drops after it was handled is retried with the same key and creates once', async () => {
+    injectFaults(sandbox.current.sb, { reset: true, method: 'POST', path: '/patients' });
+    const before = apiRequests(sandbox.current.sb).length;
+    const r = await msgctl(['api', 'POST', '/patients', '-f', 'first_name=Rae', '-f', 'last_name=Reset', '-f', 'email=rae.reset@example.com'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const posts = apiRequests(sandbox.current.sb).slice(before).filter((q) => q.method === 'POST');
+    expect(posts.length).toBe(2);
+    expect(posts[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(posts[1]!.idempotencyKey).toBe(posts[0]!.idempotencyKey);
+    expect(sandbox.current.sb.db.patients.filter((p) => p.email === 'rae.reset@example.com').length).toBe(1);
+  });
+
   it('--input - sends stdin as the whole body', async () => {
     const r = await msgctl(['api', 'POST', '/patients', '--input', '-'], {
       env: env(),
@@ -164,6 +177,16 @@ describe('msgctl api errors', () => {
     expect(none.exitCode).toBe(3);
   });
 
+  it('429 after the retries exits 7, 503 after the retries exits 8', async () => {
+    injectFaults(sandbox.current.sb, { status: 429, retryAfter: 0, path: '/organization' }, { status: 429, retryAfter: 0, path: '/organization' });
+    const limited = await msgctl(['api', 'GET', '/organization', '--retries', '1'], { env: env() });
+    expect(limited.exitCode).toBe(7);
+    expect(limited.stderr).toMatch(/rate_limited/);
+    injectFaults(sandbox.current.sb, { status: 503, path: '/organization' }, { status: 503, path: '/organization' });
+    const down = await msgctl(['api', 'GET', '/organization', '--retries', '1'], { env: env() });
+    expect(down.exitCode).toBe(8);
+  });
+
   it.each([
     [['api', 'GET', 'https://example.com/v1/organization'], /not a path/],
     [['api', 'GET', '/organization', '-H', 'Authorization: Bearer x'], /cannot set authorization/],
@@ -173,7 +196,9 @@ describe('msgctl api errors', () => {
     [['api', 'POST', '/patients', '--input', '-'], /not JSON/],
     [['api', 'TRACE', '/organization'], /Allowed: GET, POST/],
   ])('%j is a usage error (exit 2) and sends nothing', async (args, message) => {
+    const sent = apiRequests(sandbox.current.sb).length;
     const r = await msgctl(args, { env: env(), input: '{not json' });
+    expect(apiRequests(sandbox.current.sb).length).toBe(sent);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
