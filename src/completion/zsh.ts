@@ -35,7 +35,8 @@ ${replyTable('_msgctl_arg_values', commands.flatMap((c) => c.argValues.map((valu
 _msgctl() {
   local cmdpath=${shQuote(name)} word cur prev
   local -i i expecting=0 positional=0
-  local -a reply
+  # Helpers answer in reply; what is offered is copied to candidates, since _describe may use reply itself.
+  local -a reply candidates
   # Find the (sub)command being completed: skip flags and their values, count positionals.
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
@@ -60,27 +61,32 @@ _msgctl() {
     prev=\${cur%%=*}
     compset -P '*='
     _msgctl_flag_values "$cmdpath|$prev"
-    if (( $#reply )); then compadd -a reply; else _files; fi
+    candidates=("\${reply[@]}")
+    if (( $#candidates )); then compadd -a candidates; else _files; fi
     return
   fi
   _msgctl_value_flags "$cmdpath"
   if [[ $prev == -* ]] && (( \${reply[(Ie)$prev]} )); then
     _msgctl_flag_values "$cmdpath|$prev"
-    if (( $#reply )); then compadd -a reply; else _files; fi
+    candidates=("\${reply[@]}")
+    if (( $#candidates )); then compadd -a candidates; else _files; fi
     return
   fi
   if [[ $cur == -* ]]; then
     _msgctl_flags "$cmdpath"
-    _describe -t options 'flag' reply
+    candidates=("\${reply[@]}")
+    _describe -t options 'flag' candidates
     return
   fi
   _msgctl_subcommands "$cmdpath"
-  if (( positional == 0 && $#reply )); then
-    _describe -t commands 'command' reply
+  candidates=("\${reply[@]}")
+  if (( positional == 0 && $#candidates )); then
+    _describe -t commands 'command' candidates
     return
   fi
   _msgctl_arg_values "$cmdpath|$positional"
-  if (( $#reply )); then compadd -a reply; else _files; fi
+  candidates=("\${reply[@]}")
+  if (( $#candidates )); then compadd -a candidates; else _files; fi
 }
 
 # Autoloaded from $fpath the file runs as _msgctl itself; sourced, it registers the function.
