@@ -21,7 +21,7 @@ function switchTable(name: string, arms: [key: string, words: readonly string[]]
 }
 
 function flagRule(name: string, condition: string, flag: FlagSpec): string {
-  const parts = [`complete -c ${name} -n ${fishQuote(condition)}`];
+  const parts = [condition ? `complete -c ${name} -n ${fishQuote(condition)}` : `complete -c ${name}`];
   for (const n of flag.names) parts.push(n.startsWith('--') ? `-l ${fishQuote(n.slice(2))}` : `-s ${fishQuote(n.slice(1))}`);
   // -x: a value is required and it is one of these words (no files); -r: a value, file names allowed.
   if (flag.takesValue) parts.push(flag.values.length > 0 ? `-x -a ${fishQuote(flag.values.join(' '))}` : '-r');
@@ -33,14 +33,19 @@ export function fishScript(tree: CommandSpec, header: string): string {
   const commands = [...walk(tree)];
   const key = (c: CommandSpec) => c.path.join(' ');
   const name = tree.path[0]!;
-  const rules: string[] = [];
+  // Fewer conditional rules keep TAB quick: every rule's condition runs on each completion.
+  const rules: string[] = tree.globalFlags.map((flag) => flagRule(name, '', flag));
   for (const c of commands) {
     for (const sub of c.subcommands) {
       rules.push(
         `complete -c ${name} -f -n ${fishQuote(`__msgctl_at ${shellWord(key(c))} 0`)} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`,
       );
     }
-    for (const flag of c.flags) rules.push(flagRule(name, `__msgctl_in ${shellWord(key(c))}`, flag));
+    // --help is on every command, like the global flags: those rules need no condition.
+    for (const flag of c.ownFlags) {
+      if (c !== tree && flag.names.includes('--help')) continue;
+      rules.push(flagRule(name, c === tree && flag.names.includes('--help') ? '' : `__msgctl_in ${shellWord(key(c))}`, flag));
+    }
     c.argValues.forEach((values, i) => {
       if (values.length === 0) return;
       rules.push(`complete -c ${name} -f -n ${fishQuote(`__msgctl_at ${shellWord(key(c))} ${i}`)} -a ${fishQuote(values.join(' '))}`);
@@ -53,6 +58,12 @@ ${switchTable('__msgctl_value_flags', commands.map((c) => [key(c), c.flags.filte
 # Prints the current command path (e.g. "${name} patients list"), how many positionals follow it,
 # and 1 when the word being typed is the value of a flag (0 otherwise).
 function __msgctl_state
+    # Every rule's condition asks; work it out once per command line.
+    set -l line (commandline -pc)
+    if test "$line" = "$__msgctl_state_line"
+        printf '%s\\n' $__msgctl_state_result
+        return
+    end
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l cmdpath ${fishQuote(name)}
@@ -78,7 +89,9 @@ function __msgctl_state
             set positional (math $positional + 1)
         end
     end
-    printf '%s\\n' $cmdpath $positional $expecting
+    set -g __msgctl_state_line "$line"
+    set -g __msgctl_state_result $cmdpath $positional $expecting
+    printf '%s\\n' $__msgctl_state_result
 end
 
 # True when the current command is $argv[1] (any position).

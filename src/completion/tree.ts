@@ -24,6 +24,10 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
   /** This command's flags followed by the global ones that apply to it. */
   flags: FlagSpec[];
+  /** Only this command's own flags (with its --help). */
+  ownFlags: FlagSpec[];
+  /** The global flags, accepted by every command (the same list everywhere). */
+  globalFlags: FlagSpec[];
   /** Fixed values per positional argument (empty array: free text). */
   argValues: (readonly string[])[];
 }
@@ -44,6 +48,8 @@ function describe(cmd: Command, path: string[], globals: FlagSpec[], isRoot: boo
     description: cmd.description(),
     subcommands: visibleSubcommands(cmd).map((sub) => describe(sub, [...path, sub.name()], globals, false)),
     flags: [...own, ...globals],
+    ownFlags: own,
+    globalFlags: globals,
     argValues: cmd.registeredArguments.map(argValues),
   };
 }
