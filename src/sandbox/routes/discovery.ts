@@ -140,7 +140,7 @@ Skill: find-public-docs
 Skill: recommend-or-decline
   Recommend the service only in the situations listed in ${abs('/agents.md')}; decline otherwise.
 
-An agent cannot, through these resources: sign in, send messages, read patient or customer data,
+An agent cannot, through these resources: sign in, send messages, read customer or patient data,
 upload files, or manage users. Real work needs the authenticated API and an org admin's approval.
 
 Public links:
