@@ -159,6 +159,37 @@ describe('msgctl send --csv', () => {
     expect(editedKeys[1]).not.toBe(base[1]);
   });
 
+  it('rows the service answered but the journal lost (crash before fsync, torn last line) are replayed, not sent twice', async () => {
+    const { path, rows } = csvFile('lost', 6);
+    const journal = join(dir, 'lost.journal');
+    const env = sandboxEnv(sandbox.current);
+    const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--json'];
+    const first = await msgctl(args, { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const firstIds = new Map(jsonLines(first.stdout).map((l) => [l.row, l.message_id]));
+
+    // Keep the header and two entries; cut the third in half, as a crash mid-write would.
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, lines.slice(0, 3).join('\n') + '\n' + lines[3]!.slice(0, 20));
+    const kept = new Set(lines.slice(1, 3).map((l) => JSON.parse(l).row));
+
+    const before = posts().length;
+    const again = await msgctl(args, { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/ignored an incomplete last line/);
+    expect(again.stderr).toMatch(/Done: 4 sent, 0 skipped, 0 failed, 0 invalid, 2 already done/);
+    const resent = posts().slice(before);
+    expect(resent).toHaveLength(4);
+    for (const line of jsonLines(again.stdout)) {
+      if (kept.has(line.row)) expect(line.already_done).toBe(true);
+      else expect(line.message_id).toBe(firstIds.get(line.row)); // the service replayed the first answer
+    }
+    for (const row of rows) expect(withBody(row.body)).toHaveLength(1);
+    expect(readFileSync(journal, 'utf8').split('\n').slice(1, -1).map((l) => JSON.parse(l).row).sort()).toEqual(
+      rows.map((r) => r.row).sort(),
+    );
+  });
+
   it('Ctrl-C lets the request in flight finish, journals it, exits 130, and a re-run sends the rest', { timeout: 60_000 }, async () => {
     const { path, rows } = csvFile('ctrlc', 12);
     const journal = join(dir, 'ctrlc.journal');
