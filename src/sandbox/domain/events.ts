@@ -168,8 +168,15 @@ export function startEventFanOut(sb: SandboxContext): () => void {
     });
   }
 
-  for (const [name, handler] of Object.entries(handlers)) sb.events.on(name, handler);
+  // With no endpoint registered anywhere there is nobody to tell: skip working out audiences.
+  const subscribed = Object.entries(handlers).map(([name, handler]) => {
+    const listener = (arg: unknown) => {
+      if (webhookEndpoints(sb).size > 0) handler(arg);
+    };
+    sb.events.on(name, listener);
+    return [name, listener] as const;
+  });
   return () => {
-    for (const [name, handler] of Object.entries(handlers)) sb.events.off(name, handler);
+    for (const [name, listener] of subscribed) sb.events.off(name, listener);
   };
 }
