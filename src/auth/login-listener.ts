@@ -68,8 +68,7 @@ export async function openCallbackListener(port: number, expectedState: string):
       let onAbort: (() => void) | undefined;
       const stop = new Promise<Outcome>((resolve) => {
         timer = setTimeout(() => {
-          const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} minutes` : `${Math.round(timeoutMs / 1000)} seconds`;
-          resolve({ ok: false, error: new CliError(`Timed out after ${minutes} waiting for the browser sign-in.`, ExitCode.Failure, ['Run `msgctl login` again when you are ready.']) });
+          resolve({ ok: false, error: new CliError(`Timed out after ${duration(timeoutMs)} waiting for the browser sign-in.`, ExitCode.Failure, ['Run `msgctl login` again when you are ready.']) });
         }, timeoutMs);
         onAbort = () => resolve({ ok: false, error: abortReason(signal) });
         if (signal.aborted) onAbort();
@@ -139,6 +138,11 @@ function listenError(err: NodeJS.ErrnoException, port: number): Error {
   }
   if (err.code === 'EACCES') return new UsageError(`Not allowed to listen on port ${port}: pick one above 1023 with --port.`);
   return err;
+}
+
+function duration(ms: number): string {
+  const [n, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 function abortReason(signal: AbortSignal): Error {

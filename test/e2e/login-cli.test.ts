@@ -143,7 +143,7 @@ describe('msgctl login', () => {
     const login = startLogin(['--insecure-storage'], loginEnv({ MSGCTL_LOGIN_TIMEOUT_SECONDS: '1' }));
     const result = await login.result;
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/Timed out after 1 seconds waiting for the browser sign-in/);
+    expect(result.stderr).toMatch(/Timed out after 1 second waiting for the browser sign-in/);
   });
 
   it('exits 130 on Ctrl-C', async () => {
