@@ -49,6 +49,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Hand a 2xx body back as a Buffer, unparsed (JSON Lines streaming copies records without parsing them). */
+  rawBody?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -144,7 +146,8 @@ export class ApiClient {
 
       let payload: unknown;
       try {
-        payload = await readBody(response);
+        const ok = response.statusCode >= 200 && response.statusCode < 300;
+        payload = options.rawBody && ok ? Buffer.from(await response.body.arrayBuffer()) : await readBody(response);
       } catch (err) {
         attemptSignal.dispose();
         // The connection broke mid-body: same as a connection failure.

@@ -5,20 +5,32 @@
  * check) instead of one per record. Consumers that want records just iterate.
  */
 export const PAGES = Symbol.for('msgctl.pages');
+export const JSON_LINES = Symbol.for('msgctl.json-lines');
+
+/** Records as JSON Lines, exactly as the service sent them, and how many. */
+export interface JsonLinesChunk {
+  lines: Buffer;
+  count: number;
+}
 
 export interface Paged<T> {
-  /** The same records, grouped as they arrived. Read either this or the records, not both. */
+  /** The same records, grouped as they arrived. Read one view only: records, pages, or JSON Lines. */
   [PAGES](): AsyncIterable<T[]>;
+  /** The same records as JSON Lines chunks, never parsed into objects (when the source can). */
+  [JSON_LINES]?: () => AsyncIterable<JsonLinesChunk>;
 }
 
 export function isPaged<T>(value: unknown): value is Paged<T> {
   return typeof value === 'object' && value !== null && typeof (value as Paged<T>)[PAGES] === 'function';
 }
 
-/** Records of `pages` one by one, keeping the page-at-a-time side available. */
-export function flattenPages<T>(pages: () => AsyncGenerator<T[]>): AsyncGenerator<T> & Paged<T> {
+/** Records of `pages` one by one, keeping the page-at-a-time (and JSON Lines, if given) views available. */
+export function flattenPages<T>(
+  pages: () => AsyncGenerator<T[]>,
+  jsonLines?: () => AsyncGenerator<JsonLinesChunk>,
+): AsyncGenerator<T> & Paged<T> {
   async function* records(): AsyncGenerator<T> {
     for await (const page of pages()) yield* page;
   }
-  return Object.assign(records(), { [PAGES]: pages });
+  return Object.assign(records(), jsonLines ? { [PAGES]: pages, [JSON_LINES]: jsonLines } : { [PAGES]: pages });
 }

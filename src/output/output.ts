@@ -7,7 +7,7 @@
  * streaming a million records keeps memory flat.
  */
 import type { Writable } from 'node:stream';
-import { isPaged, PAGES } from '../api/pages.js';
+import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
 
 export type OutputMode = 'json' | 'table' | 'plain';
 
@@ -51,7 +51,7 @@ export class Output {
   }
 
   /** Writes a chunk to stdout, waiting for 'drain' when the reader is slower than us. */
-  async write(chunk: string): Promise<void> {
+  async write(chunk: string | Uint8Array): Promise<void> {
     if (!this.stdout.write(chunk)) {
       await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
     }
@@ -80,6 +80,7 @@ export class Output {
    * client.paginate returns) is written a page at a time: one string and one
    * write per page rather than per record, and a TTY table prints each page
    * as it arrives (so a slow stream, like --follow, shows rows at once).
+   * With --json, a source that offers JSON Lines is copied through as bytes.
    */
   async list<T>(
     rows: AsyncIterable<T> | Iterable<T>,
@@ -87,7 +88,14 @@ export class Output {
     options: { empty?: string } = {},
   ): Promise<number> {
     let count = 0;
-    if (isPaged<T>(rows)) {
+    const jsonLines = this.mode === 'json' && isPaged<T>(rows) ? rows[JSON_LINES] : undefined;
+    if (jsonLines) {
+      // Records exactly as the service sent them, never parsed (json-page.ts).
+      for await (const chunk of jsonLines()) {
+        await this.write(chunk.lines);
+        count += chunk.count;
+      }
+    } else if (isPaged<T>(rows)) {
       for await (const page of rows[PAGES]()) {
         if (page.length === 0) continue;
         if (this.mode === 'table') await this.printTable(page, columns, count === 0);

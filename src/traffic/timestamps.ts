@@ -103,6 +103,19 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
  * midnight happens twice, the first one counts.
  */
 export function startOfDayMs(date: CalendarDate, timeZone: string): number {
+  // Every page of a list re-reads its `after`; Intl formatting is slow enough to matter there.
+  const key = `${timeZone} ${formatCalendarDate(date)}`;
+  let ms = dayStarts.get(key);
+  if (ms === undefined) {
+    if (dayStarts.size > 10_000) dayStarts.clear();
+    dayStarts.set(key, (ms = computeStartOfDay(date, timeZone)));
+  }
+  return ms;
+}
+
+const dayStarts = new Map<string, number>();
+
+function computeStartOfDay(date: CalendarDate, timeZone: string): number {
   const wall = Date.UTC(date.year, date.month - 1, date.day);
   // The offset may differ either side of a transition near midnight: try both.
   const first = wall - zoneOffsetMs(wall, timeZone);

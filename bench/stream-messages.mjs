@@ -1,0 +1,153 @@
+// `messages list --after <old date> --all --json > /dev/null` against a sandbox
+// seeded with N messages: the CLI's records/s and peak RSS, next to a ceiling,
+// a bare undici loop over the same pages in its own process (parse each page
+// for its cursor, nothing else). Targets: CLI >= 80% of the ceiling's
+// records/s; CLI peak RSS < 150 MB and flat as N grows.
+// Usage: npm run build && node bench/stream-messages.mjs [N…]   (default 20000 200000)
+//        MSGCTL_BENCH_RUNS=N runs per measurement (default 5, median reported; CPU seconds shown too,
+//        since on a busy machine wall-clock rates swing with the load).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const BIN = process.env.MSGCTL_BENCH_BIN ?? fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
+const AFTER = '2000-01-01';
+const RSS_LIMIT_MB = 150;
+const RATIO_TARGET = 0.8;
+
+if (process.argv[2] === '--ceiling') {
+  await ceiling(process.argv[3], process.argv[4]);
+} else {
+  await main();
+}
+
+/** The ceiling: fetch every page as fast as one client can, keep-alive, no output. */
+async function ceiling(baseUrl, apiKey) {
+  const { Agent, request } = await import('undici');
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  let cursor = null;
+  let records = 0;
+  do {
+    const url = new URL(`${baseUrl}/patient-messages`);
+    url.searchParams.set('after', AFTER);
+    url.searchParams.set('page[limit]', '100');
+    if (cursor) url.searchParams.set('page[after]', cursor);
+    const res = await request(url, { dispatcher, headers: { authorization: `Bearer ${apiKey}` } });
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${await res.body.text()}`);
+    const page = JSON.parse(await res.body.text());
+    records += page.data.length;
+    cursor = page.pagination.next_cursor;
+  } while (cursor);
+  process.stdout.write(`${records}\n`);
+  await dispatcher.close();
+}
+
+async function main() {
+  const sizes = process.argv.slice(2).map(Number);
+  if (sizes.length === 0) sizes.push(20_000, 200_000);
+  const runs = Number(process.env.MSGCTL_BENCH_RUNS ?? 5);
+  const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-stream-'));
+  const results = [];
+  for (const n of sizes) {
+    const seedStarted = performance.now();
+    const sandbox = await startSandbox(n);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    try {
+      const env = {
+        PATH: process.env.PATH,
+        HOME: mkdtempSync(join(dir, 'home-')),
+        MSGCTL_BASE_URL: sandbox.info.base_url,
+        MSGCTL_API_KEY: sandbox.info.api_key,
+        NO_COLOR: '1',
+      };
+      env.XDG_CONFIG_HOME = join(env.HOME, '.config');
+      const cli = [];
+      const bare = [];
+      // Alternate, so a slow moment on the machine hurts both sides alike.
+      for (let i = 0; i < runs; i++) {
+        bare.push(await timed([SELF, '--ceiling', sandbox.info.base_url, sandbox.info.api_key], env, 'pipe'));
+        cli.push(await timed([BIN, 'messages', 'list', '--after', AFTER, '--all', '--json'], env, 'null'));
+      }
+      const records = Number(bare[0].stdout.trim());
+      if (records !== n) throw new Error(`expected ${n} records, the ceiling read ${records}`);
+      const c = median(cli, 'seconds');
+      const b = median(bare, 'seconds');
+      results.push({
+        n,
+        seedSeconds,
+        cliRate: n / c.seconds,
+        bareRate: n / b.seconds,
+        cliCpu: median(cli, 'cpuSeconds').cpuSeconds,
+        bareCpu: median(bare, 'cpuSeconds').cpuSeconds,
+        cliRss: Math.max(...cli.map((r) => r.rssMb)),
+        bareRss: Math.max(...bare.map((r) => r.rssMb)),
+      });
+    } finally {
+      sandbox.child.kill('SIGINT');
+      await once(sandbox.child, 'exit');
+    }
+  }
+
+  console.log(`messages list --after ${AFTER} --all --json > /dev/null   (median of ${runs} runs, wall clock incl. process start)`);
+  console.log('       N   seed s    CLI rec/s  ceiling rec/s   CLI/ceiling   CLI peak RSS   ceiling peak RSS   CPU s CLI/ceiling');
+  let ok = true;
+  for (const r of results) {
+    const ratio = r.cliRate / r.bareRate;
+    console.log(
+      `${String(r.n).padStart(8)} ${r.seedSeconds.toFixed(1).padStart(8)} ${fmt(r.cliRate).padStart(12)} ${fmt(r.bareRate).padStart(14)} ` +
+        `${(ratio * 100).toFixed(0).padStart(12)}% ${r.cliRss.toFixed(0).padStart(11)} MB ${r.bareRss.toFixed(0).padStart(15)} MB` +
+        `${r.cliCpu.toFixed(2).padStart(12)} / ${r.bareCpu.toFixed(2)}`,
+    );
+    if (ratio < RATIO_TARGET || r.cliRss >= RSS_LIMIT_MB) ok = false;
+  }
+  const rss = results.map((r) => r.cliRss);
+  const growth = Math.max(...rss) - Math.min(...rss);
+  console.log(`CLI peak RSS spread across N: ${growth.toFixed(1)} MB`);
+  console.log(ok ? `targets met (>= ${RATIO_TARGET * 100}% of ceiling, < ${RSS_LIMIT_MB} MB)` : 'TARGETS MISSED');
+  process.exitCode = ok ? 0 : 1;
+}
+
+async function startSandbox(n) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--seed-messages', String(n)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await once(createInterface({ input: child.stdout }), 'line');
+  return { child, info: JSON.parse(line) };
+}
+
+/** Runs node with `args` under /usr/bin/time -v: wall seconds, peak RSS, stdout. */
+async function timed(args, env, stdout) {
+  const devNull = stdout === 'null' ? openSync('/dev/null', 'w') : null;
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...args], {
+    stdio: ['ignore', devNull ?? 'pipe', 'pipe'],
+    env,
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (d) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+  const [code] = await once(child, 'exit');
+  const seconds = (performance.now() - started) / 1000;
+  if (devNull !== null) closeSync(devNull);
+  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}:\n${err}`);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
+  const user = /User time \(seconds\): ([\d.]+)/.exec(err);
+  const sys = /System time \(seconds\): ([\d.]+)/.exec(err);
+  const cpuSeconds = Number(user?.[1] ?? NaN) + Number(sys?.[1] ?? NaN);
+  return { seconds, cpuSeconds, rssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout: out };
+}
+
+function median(list, key) {
+  const sorted = [...list].sort((a, b) => a[key] - b[key]);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function fmt(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
