@@ -52,8 +52,12 @@ export function uploadNamespace(identity: { sha256: string } | { callerKey: stri
   return 'callerKey' in identity ? identity.callerKey : uuidv5(`file:${identity.sha256}`, IMPORT_KEY_NAMESPACE);
 }
 
-/** The Idempotency-Key of one chunk; `body` is the request body exactly as sent. */
-export function chunkKey(namespace: string, firstRow: number, lastRow: number, body: string): string {
-  const digest = createHash('sha256').update(body).digest('hex');
-  return uuidv5(`rows:${firstRow}-${lastRow}:${digest}`, namespace);
+/**
+ * The Idempotency-Key of one chunk. `rows` are the rows exactly as sent;
+ * they are hashed one by one, so no second copy of a large body is built.
+ */
+export function chunkKey(namespace: string, firstRow: number, lastRow: number, rows: readonly unknown[]): string {
+  const hash = createHash('sha256');
+  for (const row of rows) hash.update(JSON.stringify(row)).update('\n');
+  return uuidv5(`rows:${firstRow}-${lastRow}:${hash.digest('hex')}`, namespace);
 }

@@ -16,19 +16,22 @@ describe('chunk keys', () => {
   const ns = uploadNamespace({ sha256: 'a'.repeat(64) });
 
   it('are the same for the same file, rows and body, so a re-run replays', () => {
-    expect(chunkKey(ns, 2, 5001, '{"rows":[]}')).toBe(chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }), 2, 5001, '{"rows":[]}'));
-    expect(chunkKey(ns, 2, 5001, '{}')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const rows = [{ row: 2, first_name: 'Ada' }];
+    expect(chunkKey(ns, 2, 5001, rows)).toBe(chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }), 2, 5001, [{ row: 2, first_name: 'Ada' }]));
+    expect(chunkKey(ns, 2, 5001, rows)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('change with the file, the row range, the body, or the caller\'s key', () => {
-    const base = chunkKey(ns, 2, 5001, 'x');
+    const x = [{ row: 2, first_name: 'X' }];
+    const base = chunkKey(ns, 2, 5001, x);
     const others = [
-      chunkKey(uploadNamespace({ sha256: 'b'.repeat(64) }), 2, 5001, 'x'),
-      chunkKey(ns, 5002, 10001, 'x'),
-      chunkKey(ns, 2, 5001, 'y'),
-      chunkKey(uploadNamespace({ callerKey: '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b' }), 2, 5001, 'x'),
+      chunkKey(uploadNamespace({ sha256: 'b'.repeat(64) }), 2, 5001, x),
+      chunkKey(ns, 5002, 10001, x),
+      chunkKey(ns, 2, 5001, [{ row: 2, first_name: 'Y' }]),
+      chunkKey(ns, 2, 5001, [...x, { row: 3, first_name: 'Z' }]),
+      chunkKey(uploadNamespace({ callerKey: '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b' }), 2, 5001, x),
     ];
-    expect(new Set([base, ...others]).size).toBe(5);
+    expect(new Set([base, ...others]).size).toBe(6);
   });
 
   it('hashedFile hashes exactly what was read', async () => {

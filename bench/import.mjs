@@ -1,0 +1,112 @@
+// `imports create --wait` on generated rosters of growing size: rows per
+// second end to end, and the CLI's peak resident memory (VmHWM), which must
+// stay under 150 MB and flat as the file grows.
+// Usage: npm run build && node bench/import.mjs [rows…]   (default 10000 100000)
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, openSync, readFileSync, closeSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const sizes = process.argv.slice(2).map(Number);
+if (sizes.length === 0) sizes.push(10_000, 100_000);
+const bin = fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-import-'));
+const RSS_LIMIT_MB = 150;
+
+/** A roster with unique fictional phones (555-2XX-XXXX), every 100th row with an impossible date. */
+async function writeRoster(file, rows) {
+  const out = createWriteStream(file);
+  const write = (line) => (out.write(line) ? undefined : once(out, 'drain'));
+  await write('First Name,Last Name,DOB,Mobile Phone,Email,MRN\n');
+  for (let i = 0; i < rows; i++) {
+    const phone = `(555) ${200 + Math.floor(i / 10_000)}-${String(i % 10_000).padStart(4, '0')}`;
+    const dob = i % 100 === 99 ? '02/30/1980' : `${1 + (i % 12)}/${1 + (i % 28)}/${1940 + (i % 60)}`;
+    await write(`Pat${i},"Bench, ${i}",${dob},${phone},pat${i}@example.com,B-${i}\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+async function startSandbox() {
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--time-scale', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await once(createInterface({ input: child.stdout }), 'line');
+  return { child, info: JSON.parse(line) };
+}
+
+/** Peak RSS of a running process in MB, from /proc (Linux). */
+function peakRssMb(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null; // already gone
+  }
+}
+
+async function importOnce(file, sandbox) {
+  const home = mkdtempSync(join(dir, 'home-'));
+  const devNull = openSync('/dev/null', 'w');
+  const started = performance.now();
+  const cli = spawn(process.execPath, [bin, 'imports', 'create', file, '--wait', '--json', '--quiet'], {
+    // stderr lists the deliberately invalid rows; kept only to explain a failure.
+    stdio: ['ignore', devNull, 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      MSGCTL_BASE_URL: sandbox.info.base_url,
+      MSGCTL_API_KEY: sandbox.info.api_key,
+    },
+  });
+  let stderr = '';
+  cli.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  let peak = 0;
+  const poll = setInterval(() => {
+    peak = Math.max(peak, peakRssMb(cli.pid) ?? 0);
+  }, 50);
+  const [code] = await once(cli, 'exit');
+  clearInterval(poll);
+  closeSync(devNull);
+  return { code, seconds: (performance.now() - started) / 1000, peak, stderr };
+}
+
+const results = [];
+try {
+  for (const rows of sizes) {
+    const file = join(dir, `roster-${rows}.csv`);
+    await writeRoster(file, rows);
+    const sandbox = await startSandbox(); // fresh per size, so earlier imports do not slow matching
+    try {
+      const r = await importOnce(file, sandbox);
+      // 1% of rows are invalid on purpose, so a complete run exits 10.
+      if (r.code !== 10) throw new Error(`imports create exited ${r.code} for ${rows} rows:\n${r.stderr}`);
+      results.push({ rows, mb: statSync(file).size / 2 ** 20, ...r });
+    } finally {
+      sandbox.child.kill('SIGINT');
+      await once(sandbox.child, 'exit');
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`imports create --wait --json, sandbox at --time-scale 0 (CLI peak RSS target < ${RSS_LIMIT_MB} MB, flat)`);
+console.log('     rows    file MB    seconds     rows/s   CLI peak RSS MB');
+for (const r of results) {
+  console.log(
+    `${String(r.rows).padStart(9)} ${r.mb.toFixed(1).padStart(10)} ${r.seconds.toFixed(1).padStart(10)} ` +
+      `${Math.round(r.rows / r.seconds).toString().padStart(10)} ${r.peak.toFixed(1).padStart(17)}`,
+  );
+}
+const worst = Math.max(...results.map((r) => r.peak));
+if (worst >= RSS_LIMIT_MB) {
+  console.error(`peak RSS ${worst.toFixed(1)} MB is over ${RSS_LIMIT_MB} MB`);
+  process.exitCode = 1;
+}
