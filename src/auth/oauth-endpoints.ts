@@ -6,7 +6,6 @@
  * elsewhere (docs/authentication.md).
  */
 import type { Context } from '../context.js';
-import type { ProfileConfig } from '../config/config.js';
 import { checkBaseUrl } from '../api/transport.js';
 
 export interface OAuthEndpoints {
@@ -14,9 +13,6 @@ export interface OAuthEndpoints {
   token: URL;
   revoke: URL;
 }
-
-/** Not yet a field of ProfileConfig: read it if someone wrote it into config.json. */
-type ProfileWithAuthUrl = ProfileConfig & { auth_url?: string };
 
 export function authUrlFrom(baseUrl: string, override: string | undefined): URL {
   if (override) return checkBaseUrl(override, true);
@@ -27,7 +23,7 @@ export function authUrlFrom(baseUrl: string, override: string | undefined): URL 
 }
 
 export async function oauthEndpoints(ctx: Context): Promise<OAuthEndpoints> {
-  const profile = (await ctx.profile()) as ProfileWithAuthUrl | undefined;
+  const profile = await ctx.profile();
   const root = authUrlFrom(await ctx.baseUrl(), ctx.env.MSGCTL_AUTH_URL || profile?.auth_url);
   return {
     authorize: new URL('oauth/authorize', root),

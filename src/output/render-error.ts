@@ -96,7 +96,7 @@ function hintFor(err: ApiError): string | null {
       return 'this needs an org admin\'s OAuth login: run `msgctl login`.';
     case 'invalid_token':
     case 'unauthorized':
-      return 'check the credential: `msgctl auth status`; store a new key with `msgctl auth set-key`.';
+      return 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
     case 'patient_opted_out':
       return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
     default:

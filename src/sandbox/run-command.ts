@@ -38,6 +38,9 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
       client_id: c.oauth_client_id,
       organization: undefined,
     });
+    // So `msgctl --profile sandbox login` needs no prompt for the sandbox app's secret.
+    const { storeClientSecret } = await import('../auth/oauth-client-secret.js');
+    await storeClientSecret(ctx.env, 'file', 'sandbox', c.oauth_client_id, c.oauth_client_secret);
   }
   const info = {
     base_url: sandbox.baseUrl,
