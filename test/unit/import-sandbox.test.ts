@@ -12,6 +12,7 @@ import {
   parseImportBody,
 } from '../../src/sandbox/domain/imports.js';
 import { ProblemError } from '../../src/sandbox/http/problem.js';
+import { startImportRunner } from '../../src/sandbox/workers/import-runner.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
 import type { PatientImport } from '../../src/types/api.js';
 
@@ -90,6 +91,26 @@ describe('running an import', () => {
       { row: 5, outcome: 'failed', patient_id: null, matched_by: null, errors: [expect.objectContaining({ path: '/email', code: 'invalid' })] },
     ]);
     expect(sb.db.patients.get(first.patient_id!)).toMatchObject({ phone: '+15555550171', mrn: 'N-1' });
+  });
+
+  it('stops a batch when its time budget is spent, but always makes progress', () => {
+    const record = createImport(sb, org(), parseImportBody({ rows: [row(2, { email: 'a@example.com' }), row(3, { email: 'b@example.com' })] }));
+    expect(advanceImport(sb, record, 50, 0)).toBe(false);
+    expect(record.results).toHaveLength(1);
+    expect(advanceImport(sb, record, 50, 0)).toBe(true);
+  });
+
+  it('the runner carries on with imports still running when it starts (a restarted --data sandbox)', async () => {
+    const fast = new SandboxContext(sb.store, new Clock(0), sb.options);
+    const record = createImport(fast, org(), parseImportBody({ rows: [row(2, { email: 'a@example.com' }), row(3, { email: 'b@example.com' })] }));
+    const stop = startImportRunner(fast);
+    try {
+      for (let i = 0; i < 100 && record.status === 'running'; i++) await new Promise((r) => setTimeout(r, 5));
+    } finally {
+      stop();
+      fast.cancelTimers();
+    }
+    expect(importView(record)).toMatchObject({ status: 'completed', created: 2 });
   });
 
   it('a stopped import reports every row it did not reach', () => {

@@ -144,13 +144,18 @@ function failedRow(row: number, errors: FieldError[]): ImportRowOutcome {
 }
 
 /**
- * Processes up to `max` pending rows of a running import. Returns true once
- * the import has finished. A row that throws fails alone; the rest go on.
+ * Processes up to `max` pending rows of a running import, stopping early once
+ * `budgetMs` of real time is spent so other requests are not kept waiting
+ * (at least one row always goes through).
+ * Returns true once the import has finished. A row that throws fails alone;
+ * the rest go on.
  */
-export function advanceImport(sb: SandboxContext, record: ImportRecord, max: number): boolean {
+export function advanceImport(sb: SandboxContext, record: ImportRecord, max: number, budgetMs = Infinity): boolean {
   if (record.status !== 'running') return true;
-  const batch = record.pending.splice(0, max);
-  for (const input of batch) {
+  const started = performance.now();
+  const withinBudget = (done: number) => done === 0 || performance.now() - started < budgetMs;
+  for (let done = 0; done < max && record.pending.length > 0 && withinBudget(done); done++) {
+    const input = record.pending.shift()!;
     let outcome: ImportRowOutcome;
     try {
       outcome = processRow(sb, record.orgId, input);

@@ -15,6 +15,8 @@ import { advanceImport, failImport, importTable, IMPORT_CREATED, type ImportReco
 export const ROW_MS = 10;
 /** Rows per batch: small enough to stay responsive, large enough to keep timer overhead low. */
 const BATCH_ROWS = 50;
+/** Real time one batch may take before yielding to requests, however slow rows get. */
+const BATCH_BUDGET_MS = 20;
 
 export function startImportRunner(sb: SandboxContext): () => void {
   let stopped = false;
@@ -24,7 +26,7 @@ export function startImportRunner(sb: SandboxContext): () => void {
     if (stopped) return;
     let finished: boolean;
     try {
-      finished = advanceImport(sb, record, BATCH_ROWS);
+      finished = advanceImport(sb, record, BATCH_ROWS, BATCH_BUDGET_MS);
     } catch (err) {
       sb.options.log?.(`import ${record.id} stopped: ${(err as Error).stack}`);
       failImport(sb, record);
