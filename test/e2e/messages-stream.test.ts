@@ -1,0 +1,184 @@
+/**
+ * Streaming at size: `--all` across hundreds of small pages while new
+ * messages keep arriving (and requests fail and are retried) prints every
+ * record exactly once; `--follow` prints messages sent after it started,
+ * once each, in order, through service outages, and exits 0 on Ctrl-C.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
+import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
+import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
+import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
+import { addMessage } from './messages.fixtures.js';
+
+const SEEDED = 1500;
+const sandbox = useSandbox({ seedMessages: SEEDED });
+const env = () => sandboxEnv(sandbox.current);
+const running: BackgroundCli[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((c) => c.stop('SIGKILL')));
+});
+
+let patientConversations: ConversationRecord[];
+beforeAll(() => {
+  const { sb, credentials } = sandbox.current;
+  patientConversations = sb.db.conversations.filter((c) => c.type === 'patient' && c.orgId === credentials.organization_id && !!c.last_message_at);
+});
+
+/** Every message of the organization's patient conversations now. */
+function existingIds(): Set<string> {
+  const { sb, credentials } = sandbox.current;
+  const ids = new Set<string>();
+  for (const m of sb.db.messages.values()) {
+    const c = sb.db.conversations.get(m.conversationId);
+    if (c?.type === 'patient' && c.orgId === credentials.organization_id) ids.add(m.id);
+  }
+  return ids;
+}
+
+/** A new message "now" in one of the conversations, the way the sandbox's senders store them. */
+function sendOne(i: number): MessageRecord {
+  const c = patientConversations[(i * 7919) % patientConversations.length]!;
+  return storeMessage(sandbox.current.sb, c, {
+    senderId: 'test', senderName: 'Concurrent Writer', senderKind: 'staff', patientId: c.patientId, channel: c.channel!,
+    phoneNumberId: c.channel === 'sms' ? c.phoneNumberId : null, delivery: { status: 'queued', error: null, updated_at: new Date().toISOString() },
+    campaignId: null, body: `concurrent ${i}`, sentVia: null,
+  });
+}
+
+/**
+ * Runs `messages list … --all --json` with 7-record pages while messages are
+ * sent every few milliseconds (from the first page request until the command
+ * ends) and a few requests fail (503, dropped connections) and are retried.
+ */
+async function listWhileSending(args: string[]) {
+  const sb = sandbox.current.sb;
+  const requestsBefore = apiRequests(sb).length;
+  const inserted: MessageRecord[] = [];
+  let before = new Set<string>();
+  let done = false;
+  const writer = (async () => {
+    // Once the second page is asked for, the first has been answered: from here on, everything sent is "new".
+    while (!done && apiRequests(sb).length < requestsBefore + 2) await new Promise((r) => setTimeout(r, 1));
+    before = existingIds();
+    injectFaults(sb, { status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
+    for (let i = 0; !done && i < 400; i++) {
+      inserted.push(sendOne(i));
+      if (i === 40) injectFaults(sb, { reset: true, path: '/patient-messages' }, { status: 500, path: '/patient-messages' });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  const r = await msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json', '--page-size', '7', ...args], { env: env(), timeout: 120_000 });
+  done = true;
+  await writer;
+  await drainFaults(requestsBefore, inserted.length > 40 ? 4 : 2);
+  expect(r.exitCode, r.stderr).toBe(0);
+  const printed = jsonLines<{ id: string; created_at: string; conversation: { id: string } }>(r.stdout);
+  const pages = apiRequests(sb).slice(requestsBefore).filter((q) => q.path === '/patient-messages').length;
+  return { printed, before, inserted, pages };
+}
+
+/** Uses up injected faults the command did not meet, so they cannot hit a later test. */
+async function drainFaults(since: number, injected: number) {
+  const sb = sandbox.current.sb;
+  const applied = () => apiRequests(sb).slice(since).filter((q) => q.fault).length;
+  while (applied() < injected) {
+    await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&page%5Blimit%5D=1`, {
+      headers: { authorization: `Bearer ${sandbox.current.credentials.api_key}` },
+    }).catch(() => undefined);
+  }
+}
+
+function expectNoDuplicates(ids: string[]) {
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+describe('messages list --all while messages arrive', () => {
+  it('newest first: exactly the messages that existed, each once, in order', { timeout: 90_000 }, async () => {
+    const { printed, before, inserted, pages } = await listWhileSending([]);
+    expect(pages).toBeGreaterThan(SEEDED / 7);
+    expect(inserted.length).toBeGreaterThan(20);
+    const ids = printed.map((m) => m.id);
+    expectNoDuplicates(ids);
+    expect(new Set(ids)).toEqual(before);
+    for (let i = 1; i < printed.length; i++) expect(printed[i - 1]!.created_at >= printed[i]!.created_at).toBe(true);
+  });
+
+  it('oldest first: everything that existed, each once, then new ones at the end in order', { timeout: 90_000 }, async () => {
+    const { printed, before, inserted } = await listWhileSending(['--order', 'asc']);
+    const ids = printed.map((m) => m.id);
+    expectNoDuplicates(ids);
+    expect(ids.slice(0, before.size).every((id) => before.has(id))).toBe(true);
+    expect(ids.slice(0, before.size)).toHaveLength(before.size);
+    const insertedIds = inserted.map((m) => m.id);
+    // What came after the existing messages is a prefix of what was sent, in sending order.
+    expect(ids.slice(before.size)).toEqual(insertedIds.slice(0, ids.length - before.size));
+    for (let i = 1; i < printed.length; i++) expect(printed[i - 1]!.created_at <= printed[i]!.created_at).toBe(true);
+  });
+
+  it('grouped by conversation: the first page\'s snapshot, each message once, each conversation in one run', { timeout: 120_000 }, async () => {
+    for (const order of ['desc', 'asc']) {
+      const { printed, before } = await listWhileSending(['--group-by', 'conversation', '--order', order]);
+      const ids = printed.map((m) => m.id);
+      expectNoDuplicates(ids);
+      expect(new Set(ids)).toEqual(before);
+      const finished = new Set<string>();
+      for (let i = 0; i < printed.length; i++) {
+        const c = printed[i]!.conversation.id;
+        expect(finished.has(c), `conversation ${c} appears again after another one`).toBe(false);
+        if (printed[i + 1]?.conversation.id !== c) finished.add(c);
+      }
+    }
+  });
+});
+
+describe('messages list --follow', () => {
+  it('prints the range, then each new message once, oldest first; rides out failures; Ctrl-C exits 0', { timeout: 60_000 }, async () => {
+    const sb = sandbox.current.sb;
+    const c = patientConversations[0]!;
+    const since = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const initial = [...existingIds()].filter((id) => sb.db.messages.get(id)!.created_at >= since).length;
+    const follow = startCli(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--retries', '0', '--json'], env());
+    running.push(follow);
+    await follow.waitForLines(initial);
+
+    const sent = [sendOne(1), sendOne(2), sendOne(3)];
+    // Two messages in the same millisecond: the high-water mark must keep both, and only once.
+    const now = sb.clock.now() + 5;
+    sent.push(addMessage(sb, c, { at: now, from: 'patient', body: 'same ms A' }), addMessage(sb, c, { at: now, from: 'patient', body: 'same ms B' }));
+    await follow.waitForLines(initial + sent.length);
+
+    // The service fails (with the CLI's own retries off, so the follow loop sees it): back off, then carry on.
+    injectFaults(sb, { status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
+    await follow.waitFor(/could not poll for new messages/);
+    sent.push(sendOne(4), sendOne(5));
+    await follow.waitForLines(initial + sent.length, 20_000);
+    await new Promise((r) => setTimeout(r, 800)); // a few more polls: nothing may be printed twice
+
+    expect(await follow.stop('SIGINT')).toBe(0);
+    const printed = jsonLines<{ id: string; body: string }>(follow.stdout);
+    expect(printed).toHaveLength(initial + sent.length);
+    expectNoDuplicates(printed.map((m) => m.id));
+    expect(printed.slice(initial).map((m) => m.id)).toEqual(sent.map((m) => m.id));
+  });
+
+  it('with nothing in range at the start, prints only what arrives', async () => {
+    const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '--json'], env());
+    running.push(follow);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(follow.stdout).toBe('');
+    const sent = [sendOne(10), sendOne(11)];
+    await follow.waitForLines(2);
+    expect(await follow.stop('SIGTERM')).toBe(0);
+    expect(jsonLines<{ id: string }>(follow.stdout).map((m) => m.id)).toEqual(sent.map((m) => m.id));
+  });
+
+  it('a non-transient error still ends the command', async () => {
+    const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '-q', 'from:('], env());
+    running.push(follow);
+    await follow.waitFor(/invalid_query/);
+    expect(await follow.stop()).toBe(1);
+  });
+});
