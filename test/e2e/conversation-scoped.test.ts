@@ -50,6 +50,14 @@ describe('GET /conversations/{id} (through msgctl api)', () => {
   });
 });
 
+describe('path ids', () => {
+  it('a path id that is not a UUID is 400 invalid_request (exit 1)', async () => {
+    const r = await msgctl(['api', 'GET', '/conversations/not-a-uuid', '--json'], { env });
+    expect(r.exitCode).toBe(1);
+    expect(problemCode(r.stderr)).toBe('invalid_request');
+  });
+});
+
 describe('msgctl conversations messages', () => {
   it('lists the smaller message shape, oldest first', async () => {
     const r = await msgctl(['conversations', 'messages', chat.id, '--json'], { env });
@@ -177,6 +185,17 @@ describe('msgctl messages react / unreact', () => {
     expect(r.exitCode).toBe(6);
     const [problem] = jsonLines(r.stderr);
     expect(problem).toMatchObject({ status: 422, code: 'validation_failed', field_errors: [{ path: '/emoji', code }] });
+  });
+
+  it('replays a reaction for the same Idempotency-Key and refuses the key for another emoji (exit 5)', async () => {
+    const key = '3f9a1c2e-4b5d-4e6f-8a7b-9c0d1e2f3a4b';
+    const firstTry = await msgctl(['messages', 'react', first.id, '🙏', '--idempotency-key', key, '--json'], { env });
+    const retry = await msgctl(['messages', 'react', first.id, '🙏', '--idempotency-key', key, '--json'], { env });
+    expect(retry.exitCode).toBe(0);
+    expect(retry.stdout).toBe(firstTry.stdout);
+    const reused = await msgctl(['messages', 'react', first.id, '👏', '--idempotency-key', key, '--json'], { env });
+    expect(reused.exitCode).toBe(5);
+    expect(problemCode(reused.stderr)).toBe('idempotency_key_reused');
   });
 
   it('is 404 on a message outside the app user\'s conversations', async () => {
