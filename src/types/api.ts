@@ -283,6 +283,8 @@ export const SCOPES = [
   'messages:read',
   'conversations:read',
   'participants:read',
+  // Not named by the spec: adding/removing participants needs a write scope (docs/conversation-scoped.md).
+  'participants:write',
   'reactions:write',
   'exports:read',
 ] as const;

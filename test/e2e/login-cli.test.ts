@@ -82,7 +82,11 @@ describe('msgctl login', () => {
     expect(url.startsWith(`${sandbox.current.origin}/oauth/authorize?`)).toBe(true);
     const params = new URL(url).searchParams;
     expect(params.get('code_challenge_method')).toBe('S256');
-    expect(params.get('scope')).toBe('messages.read messages.write patients.read patients.write offline_access');
+    // Every scope by default, so conversation-scoped commands work after a plain login.
+    expect(params.get('scope')).toBe(
+      'messages.read messages.write patients.read patients.write offline_access ' +
+        'messages:read conversations:read participants:read participants:write reactions:write exports:read',
+    );
     expect(callbackOf(url).hostname).toBe('127.0.0.1');
 
     // Stray requests get 404 and do not end the wait.
