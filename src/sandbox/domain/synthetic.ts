@@ -29,19 +29,23 @@ function prng(seed: number): () => number {
   };
 }
 
-const HEX = '0123456789abcdef';
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const uuidBytes = new Uint8Array(16);
 
 /** A version-4-shaped UUID from the PRNG (uuidv5 would hash 200,000 times). */
 function uuidFrom(random: () => number): string {
-  let s = '';
-  for (let i = 0; i < 32; i++) {
-    let digit = Math.floor(random() * 16);
-    if (i === 12) digit = 4;
-    else if (i === 16) digit = 8 + (digit & 3);
-    s += HEX[digit];
-    if (i === 7 || i === 11 || i === 15 || i === 19) s += '-';
+  const b = uuidBytes;
+  for (let i = 0; i < 16; i += 4) {
+    const word = Math.floor(random() * 0x1_0000_0000);
+    b[i] = word >>> 24;
+    b[i + 1] = (word >>> 16) & 0xff;
+    b[i + 2] = (word >>> 8) & 0xff;
+    b[i + 3] = word & 0xff;
   }
-  return s;
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = (i: number) => BYTE_HEX[b[i]!]!;
+  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
 const FIRST = ['Maria', 'James', 'Aisha', 'Wei', 'Carlos', 'Priya', 'Noah', 'Fatima', 'Liam', 'Sofia', 'Mateo', 'Chloe',
@@ -78,6 +82,7 @@ const INBOUND = [
   'Do I need to fast before the blood test?', 'R', 'Thank you so much for the quick reply 🙏',
   'I will be out of town until the 20th, can we move it?', 'Where do I park?',
 ];
+const PLACEHOLDER = /\{(first|day|time|doctor|amount)\}/g;
 const DOCTORS = ['Okafor', 'Lindqvist', 'Ramirez', 'Chen', 'Patel'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 const TIMES = ['8:30 AM', '9:15 AM', '10:00 AM', '11:45 AM', '1:30 PM', '2:15 PM', '3:40 PM', '4:20 PM'];
@@ -181,12 +186,13 @@ export function seedSyntheticMessages(sb: SandboxContext, count: number): void {
       ? { kind: 'patient', id: patient.id, name: `${patient.first_name} ${patient.last_name}` }
       : pick(staff);
     const fill = (template: string) =>
-      template
-        .replace('{first}', patient.first_name)
-        .replace('{day}', pick(DAYS))
-        .replace('{time}', pick(TIMES))
-        .replace('{doctor}', pick(DOCTORS))
-        .replace('{amount}', String(20 + Math.floor(random() * 300)));
+      template.replace(PLACEHOLDER, (_, name: string) => {
+        if (name === 'first') return patient.first_name;
+        if (name === 'day') return pick(DAYS);
+        if (name === 'time') return pick(TIMES);
+        if (name === 'doctor') return pick(DOCTORS);
+        return String(20 + Math.floor(random() * 300));
+      });
     const created_at = new Date(createdMs).toISOString();
     const message: MessageRecord = {
       id: uuidFrom(random),

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { SandboxStore } from '../../src/sandbox/store/store.js';
+import { Clock } from '../../src/sandbox/clock.js';
+import { SandboxContext } from '../../src/sandbox/context.js';
+import { seedWorld } from '../../src/sandbox/seed.js';
+import { seedSyntheticMessages } from '../../src/sandbox/domain/synthetic.js';
+
+function world(seed: number, count: number) {
+  const sb = new SandboxContext(new SandboxStore(), new Clock(1), { port: 0, seed, rateLimit: 0, timeScale: 1 });
+  const credentials = seedWorld(sb);
+  const before = new Set(sb.db.messages.values());
+  const started = performance.now();
+  seedSyntheticMessages(sb, count);
+  const seconds = (performance.now() - started) / 1000;
+  const messages = [...sb.db.messages.values()].filter((m) => !before.has(m));
+  return { sb, credentials, messages, seconds };
+}
+
+describe('seedSyntheticMessages', () => {
+  it('is deterministic for a seed and different for another', () => {
+    const a = world(3, 2000);
+    const b = world(3, 2000);
+    const c = world(4, 2000);
+    expect(a.messages.map((m) => [m.id, m.body, m.conversationId, m.senderKind])).toEqual(b.messages.map((m) => [m.id, m.body, m.conversationId, m.senderKind]));
+    expect(c.messages[0]!.id).not.toBe(a.messages[0]!.id);
+  });
+
+  it('writes N messages in time order over the last 90 days, of every kind', () => {
+    const { sb, credentials, messages } = world(1, 20_000);
+    expect(messages).toHaveLength(20_000);
+    const now = sb.clock.now();
+    for (let i = 1; i < messages.length; i++) {
+      expect(messages[i]!.seq).toBeGreaterThan(messages[i - 1]!.seq);
+      expect(messages[i]!.createdMs).toBeGreaterThanOrEqual(messages[i - 1]!.createdMs);
+    }
+    expect(messages[0]!.createdMs).toBeGreaterThan(now - 91 * 86_400_000);
+    expect(messages.at(-1)!.createdMs).toBeLessThanOrEqual(now);
+    expect(messages.every((m) => m.orgId === credentials.organization_id && m.body.length > 0 && !m.body.includes('{'))).toBe(true);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(messages.every((m) => uuid.test(m.id) && uuid.test(m.conversationId))).toBe(true);
+    expect(new Set(messages.map((m) => m.id)).size).toBe(messages.length);
+    expect(new Set(messages.map((m) => m.senderKind))).toEqual(new Set(['patient', 'staff', 'api_key']));
+    expect(new Set(messages.map((m) => m.channel))).toEqual(new Set(['secure', 'sms']));
+    const conversations = new Set(messages.map((m) => m.conversationId));
+    const numbers = new Set([...conversations].map((id) => sb.db.conversations.get(id)!.phoneNumberId));
+    expect(numbers.size).toBe(2);
+    const patients = new Set(messages.map((m) => m.patientId));
+    expect(patients.size).toBeGreaterThan(200);
+    const failed = messages.filter((m) => m.delivery?.status === 'failed' || m.delivery?.status === 'undelivered');
+    expect(failed.length / messages.length).toBeGreaterThan(0.005);
+    expect(failed.every((m) => m.delivery!.error)).toBe(true);
+    expect(messages.filter((m) => m.senderKind === 'patient').every((m) => m.delivery === null)).toBe(true);
+    for (const id of conversations) {
+      const c = sb.db.conversations.get(id)!;
+      expect(c.type).toBe('patient');
+      expect(c.last_message_at).not.toBeNull();
+    }
+  });
+
+  it('writes 200,000 messages in a few seconds', () => {
+    const { messages, seconds } = world(1, 200_000);
+    expect(messages).toHaveLength(200_000);
+    expect(seconds).toBeLessThan(15);
+  });
+});
