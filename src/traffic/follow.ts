@@ -73,6 +73,7 @@ export async function followMessages(
     for (const m of probe.data) if (newest && m.created_at === newest.created_at) mark.take(m);
 
     const initial = client.paginate<Message>('/patient-messages', query, { limit: options.limit, pageSize: options.pageSize, signal: ctx.signal });
+    // One stream, so a terminal table has one header and its columns line up from the list into the follow.
     await ctx.out.list(
       flattenPages(async function* () {
         for await (const page of initial[PAGES]()) {
@@ -80,11 +81,10 @@ export async function followMessages(
           for (const m of page) mark.take(m);
           yield page;
         }
+        yield* newMessages(ctx, client, query, mark, options);
       }),
       columns,
     );
-
-    await ctx.out.list(flattenPages(() => newMessages(ctx, client, query, mark, options)), columns);
     return 0;
   } catch (err) {
     if (ctx.signal.aborted) return 0;
