@@ -44,14 +44,21 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
   };
 
   const program = buildProgram(act);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
-  });
-  for (const cmd of allCommands(program)) {
+  const output = {
+    writeOut: (s: string) => void io.stdout.write(s),
+    writeErr: (s: string) => void io.stderr.write(s),
+    // With --json, a usage error is a problem object on one stderr line like every other error.
+    outputError: (s: string, write: (s: string) => void) => {
+      if (!json) return write(s);
+      const detail = s.replace(/^error:\s*/i, '').trim();
+      write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
+    },
+  };
+  for (const cmd of [program, ...allCommands(program)]) {
     cmd.exitOverride();
-    cmd.configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
+    cmd.configureOutput(output);
+    // Point at the command's help after a usage error, as gh does.
+    cmd.showHelpAfterError(json ? false : `(run "${commandPath(cmd)} --help" for usage and examples)`);
   }
 
   try {
@@ -66,6 +73,12 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
     const { renderError } = await import('./output/render-error.js');
     return renderError(err, { stderr: io.stderr, json, verbose });
   }
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 function* allCommands(cmd: Command): Generator<Command> {
@@ -90,7 +103,9 @@ export async function main(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.Interrupted);
     controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
   });
-  process.on('SIGTERM', () => controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError' })));
+  process.on('SIGTERM', () =>
+    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' })),
+  );
   // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { Output, type OutStream } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
-import type { ApiClient } from './api/client.js';
+import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
 import type { ResolvedCredential } from './auth/credentials.js';
 
@@ -103,6 +103,14 @@ export class Context {
   }
 
   private async buildClient(): Promise<ApiClient> {
+    return this.clientFor(await this.credentialProvider());
+  }
+
+  /**
+   * How requests authenticate: a fixed bearer, or OAuth tokens that refresh
+   * themselves. Fails with exit 3 when no credential exists.
+   */
+  async credentialProvider(): Promise<CredentialProvider> {
     const resolved = await this.credential();
     if (!resolved) {
       const profile = await this.profileName();
@@ -111,20 +119,22 @@ export class Context {
         'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
       ]);
     }
+    if (resolved.credential.kind === 'oauth' && resolved.credential.refresh_token) {
+      const { oauthCredentialProvider } = await import('./auth/oauth-refresh.js');
+      return oauthCredentialProvider(this, resolved);
+    }
+    const { staticBearer, bearerValue } = await import('./auth/credentials.js');
+    return staticBearer(bearerValue(resolved.credential));
+  }
+
+  /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
+  async clientFor(credential: CredentialProvider): Promise<ApiClient> {
     const [{ ApiClient }, { createDispatcher, checkBaseUrl }, { VERSION }] = await Promise.all([
       import('./api/client.js'),
       import('./api/transport.js'),
       import('./version.js'),
     ]);
     const baseUrl = checkBaseUrl(await this.baseUrl(), true);
-    let credential;
-    if (resolved.credential.kind === 'oauth' && resolved.credential.refresh_token) {
-      const { oauthCredentialProvider } = await import('./auth/oauth-refresh.js');
-      credential = oauthCredentialProvider(this, resolved);
-    } else {
-      const { staticBearer, bearerValue } = await import('./auth/credentials.js');
-      credential = staticBearer(bearerValue(resolved.credential));
-    }
     return new ApiClient({
       baseUrl,
       credential,

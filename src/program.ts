@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { VERSION } from './version.js';
-import { nonNegativeNumber, positiveNumber, type Act } from './commands/kit.js';
+import { retryCount, timeoutSeconds, type Act } from './commands/kit.js';
 import { registerAuth } from './commands/auth.js';
 import { registerLogin } from './commands/login.js';
 import { registerOrg } from './commands/org.js';
@@ -38,12 +38,12 @@ export function buildProgram(act: Act): Command {
     .option('--no-color', 'disable colour (also honours NO_COLOR)')
     .addOption(
       new Option('--timeout <seconds>', 'give up on one request attempt after this long')
-        .argParser(positiveNumber)
+        .argParser(timeoutSeconds)
         .default(30),
     )
     .addOption(
       new Option('--retries <n>', 'retries after 429, 5xx or connection failures')
-        .argParser(nonNegativeNumber)
+        .argParser(retryCount)
         .default(4),
     )
     .showSuggestionAfterError(true);

@@ -108,11 +108,14 @@ export class ApiClient {
   /** Sends one logical request, retrying per product.md §2; throws ApiError or NetworkError. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(path, options.query);
-    const display = `${method} ${url.pathname}${url.search}`;
+    // Query values can be PHI (phone numbers, MRNs): --verbose shows parameter names only.
+    const display = `${method} ${url.pathname}${redactedQuery(url)}`;
     let refreshed = false;
     let lastNetworkError: NetworkError | null = null;
 
     for (let attempt = 0; ; attempt++) {
+      // Ctrl-C between attempts (or before the first) ends the request: nothing more is sent.
+      options.signal?.throwIfAborted();
       await this.waitForRateLimit(options.signal);
       const headers = await this.buildHeaders(options);
       const started = performance.now();
@@ -195,9 +198,7 @@ export class ApiClient {
         }
       }
       this.log(`${base} code=${error.code}`);
-      if (RETRYABLE_STATUSES.has(status)) {
-        throw Object.assign(error, { retriesExhausted: true });
-      }
+      if (status === 429) error.retryAfterMs = parseRetryAfterMs(responseHeaders['retry-after']);
       throw error;
     }
   }
@@ -239,6 +240,11 @@ async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
   return text;
 }
 
+function redactedQuery(url: URL): string {
+  const names = [...new Set(url.searchParams.keys())];
+  return names.length ? `?${names.map((n) => `${n}=…`).join('&')}` : '';
+}
+
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
@@ -267,7 +273,8 @@ function anySignal(outer: AbortSignal | undefined, timeoutMs: number) {
   }, timeoutMs);
   timer.unref();
   const onAbort = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
     get timedOut() {

@@ -15,6 +15,8 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldError[];
   /** The problem as received (or as reconstructed from a non-problem body). */
   readonly problem: Problem;
+  /** On a 429 that outlived the retries: how long the service asked to wait. */
+  retryAfterMs: number | null = null;
 
   constructor(problem: Problem) {
     super(problem.detail ? `${problem.title}: ${problem.detail}` : problem.title);

@@ -9,12 +9,17 @@ import { UsageError } from '../errors.js';
 
 type Env = Record<string, string | undefined>;
 
+/** Loopback never goes through a proxy: a plain-http sandbox request must not leave the machine. */
+const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,::1';
+
 export function createDispatcher(env: Env): Dispatcher {
   const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
+  const noProxy = pick('NO_PROXY');
   return new EnvHttpProxyAgent({
-    httpProxy: pick('HTTP_PROXY'),
-    httpsProxy: pick('HTTPS_PROXY') ?? pick('HTTP_PROXY'),
-    noProxy: pick('NO_PROXY'),
+    // Empty strings, not undefined: undici would otherwise fall back to process.env.
+    httpProxy: pick('HTTP_PROXY') ?? '',
+    httpsProxy: pick('HTTPS_PROXY') ?? pick('HTTP_PROXY') ?? '',
+    noProxy: noProxy ? `${noProxy},${LOOPBACK_NO_PROXY}` : LOOPBACK_NO_PROXY,
     keepAliveTimeout: 10_000,
     connections: 32,
   });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Organization } from '../types/api.js';
-import { UsageError } from '../errors.js';
+import { AuthError } from '../errors.js';
 import { examples, type Act } from './kit.js';
 
 export function registerAuth(program: Command, act: Act): void {
@@ -14,25 +14,17 @@ export function registerAuth(program: Command, act: Act): void {
     .option('--insecure-storage', 'store in a file readable only by you (0600) instead of the OS keychain')
     .action(
       act(async (ctx, flags: { name?: string; insecureStorage?: boolean }) => {
-        const [{ readSecret }, { checkBaseUrl, createDispatcher }, { ApiClient }, creds, { VERSION }] = await Promise.all([
+        const [{ readSecret }, { checkBaseUrl }, creds] = await Promise.all([
           import('../auth/read-secret.js'),
           import('../api/transport.js'),
-          import('../api/client.js'),
           import('../auth/credentials.js'),
-          import('../version.js'),
         ]);
+        // Refuse a missing or clear-text base URL before asking for the secret.
         const baseUrl = await ctx.baseUrl();
+        checkBaseUrl(baseUrl, true);
         const apiKey = await readSecret(ctx, 'API key');
         // Check the key before storing it, so a typo is caught now rather than by tonight's cron job.
-        const client = new ApiClient({
-          baseUrl: checkBaseUrl(baseUrl, true),
-          credential: creds.staticBearer(apiKey),
-          dispatcher: createDispatcher(ctx.env),
-          userAgent: `msgctl/${VERSION}`,
-          timeoutMs: ctx.opts.timeout * 1000,
-          retries: ctx.opts.retries,
-          log: ctx.opts.verbose ? (l) => ctx.verbose(l) : undefined,
-        });
+        const client = await ctx.clientFor(creds.staticBearer(apiKey));
         const organization = await client.get<Organization>('/organization', undefined, ctx.signal);
         const profileName = await ctx.profileName();
         const config = await ctx.config();
@@ -65,13 +57,14 @@ export function registerAuth(program: Command, act: Act): void {
           base_url: baseUrl,
           credential: resolved?.credential.kind ?? null,
           source: resolved?.source ?? null,
-          key_name: profile?.credential?.name ?? null,
+          // The stored key's label only describes the stored key, not one from the environment.
+          key_name: resolved && (resolved.source === 'keychain' || resolved.source === 'file') ? (profile?.credential?.name ?? null) : null,
           organization: null,
         };
         if (!resolved) {
           if (ctx.out.mode === 'json') await ctx.out.json(info);
           else await ctx.out.resource(info, fieldsOf(info));
-          throw new UsageError(`Not logged in: profile "${profileName}" has no credential.`, [
+          throw new AuthError(`Not logged in: profile "${profileName}" has no credential.`, [
             'Run `msgctl auth set-key` or `msgctl login`, or set MSGCTL_API_KEY.',
           ]);
         }
@@ -93,10 +86,12 @@ export function registerAuth(program: Command, act: Act): void {
     .description('Print the active token on stdout (for scripts: curl -H "Authorization: Bearer $(msgctl auth token)")')
     .action(
       act(async (ctx) => {
-        const resolved = await ctx.credential();
-        if (!resolved) throw new UsageError('No credential to print: run `msgctl auth set-key` or `msgctl login`.');
-        const { bearerValue } = await import('../auth/credentials.js');
-        await ctx.out.write(bearerValue(resolved.credential) + '\n');
+        // Through the credential provider, so an expiring OAuth token is refreshed first.
+        const provider = await ctx.credentialProvider();
+        const header = await provider.authorization();
+        const token = header?.replace(/^Bearer\s+/i, '') ?? '';
+        if (ctx.out.mode === 'json') await ctx.out.json({ token });
+        else await ctx.out.write(token + '\n');
       }),
     );
   examples(token, ['curl -H "Authorization: Bearer $(msgctl auth token)" "$BASE/organization"']);
@@ -113,14 +108,20 @@ export function registerAuth(program: Command, act: Act): void {
           ctx.out.info(`Profile "${profileName}" has no stored credential.`);
           return;
         }
-        const { openSecretStore } = await import('../auth/secret-store.js');
+        const { openSecretStore, SecretStoreUnavailableError } = await import('../auth/secret-store.js');
         const store = openSecretStore(profile.credential.storage, ctx.env);
-        const secret = await store.get(profileName);
-        if (secret) {
-          const { revokeStoredCredential } = await import('../auth/revoke.js');
-          await revokeStoredCredential(ctx, secret);
+        try {
+          const secret = await store.get(profileName);
+          if (secret) {
+            const { revokeStoredCredential } = await import('../auth/revoke.js');
+            await revokeStoredCredential(ctx, secret);
+          }
+          await store.delete(profileName);
+        } catch (err) {
+          if (!(err instanceof SecretStoreUnavailableError)) throw err;
+          // The profile must not stay stuck on an unreachable keychain: forget it locally all the same.
+          ctx.out.warn(`${err.message} The profile forgets the credential anyway; the keychain item may remain.`);
         }
-        await store.delete(profileName);
         await config.updateProfile(profileName, { credential: undefined });
         ctx.out.info(`Removed the credential of profile "${profileName}" from ${store.describe()}.`);
       }),

@@ -53,6 +53,20 @@ export function positiveNumber(value: string): number {
   return n;
 }
 
+/** --timeout: above 0, at most a day (timers cannot hold more than ~24 days anyway). */
+export function timeoutSeconds(value: string): number {
+  const n = positiveNumber(value);
+  if (n > 86_400) throw new InvalidArgumentError('Must be at most 86400 seconds (a day).');
+  return n;
+}
+
+/** --retries: a whole number from 0 to 20. */
+export function retryCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 20) throw new InvalidArgumentError('Must be a whole number from 0 to 20.');
+  return n;
+}
+
 export function nonNegativeNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');

@@ -99,7 +99,8 @@ export function registerPatients(program: Command, act: Act): void {
     .option('--all', 'print every patient, following all pages')
     .action(
       act(async (ctx, flags: { phone?: string; mrn?: string; region?: string; limit: number; all?: boolean }) => {
-        const query: Record<string, string | undefined> = { mrn: flags.mrn };
+        const query: Record<string, string | undefined> = {};
+        if (flags.mrn !== undefined) query.mrn = requireText(flags.mrn, '--mrn');
         if (flags.phone !== undefined) {
           const { normalizePhone } = await import('../util/phone.js');
           const r = normalizePhone(flags.phone, flags.region ?? (await ctx.profile())?.region ?? 'US');

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { examples, nonNegativeNumber, positiveInt, type Act } from './kit.js';
 
 export interface SandboxFlags {
   port: number;
-  host: string;
   data?: string;
   seed: number;
   chaos?: string;
@@ -13,13 +13,25 @@ export interface SandboxFlags {
   seedMessages?: number;
 }
 
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('Must be a whole number ≥ 0.');
+  return n;
+}
+
+function portNumber(value: string): number {
+  const n = wholeNumber(value);
+  if (n > 65535) throw new InvalidArgumentError('Must be a port from 0 to 65535.');
+  return n;
+}
+
 export function registerSandbox(program: Command, act: Act): void {
   const sandbox = program
     .command('sandbox')
     .description('Run a local implementation of the Messaging Service API on 127.0.0.1 (seeded org, keys, patients)')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', (v) => Number(v), 4010)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 4010)
     .option('--data <file>', 'keep state in this file across restarts (written atomically)')
-    .option('--seed <n>', 'seed for generated ids and keys, so runs are reproducible', (v) => Number(v), 1)
+    .option('--seed <n>', 'seed for generated ids and keys, so runs are reproducible', wholeNumber, 1)
     .option('--chaos <spec>', 'fault injection, e.g. "429=0.1,500=0.05,503=0.05,reset=0.05,delay=0.1:300"')
     .option('--rate-limit <n>', 'requests per second per credential before 429 (0: no limit)', nonNegativeNumber, 100)
     .option('--time-scale <x>', 'multiply every background delay (0.01 runs campaigns 100x faster)', nonNegativeNumber, 1)

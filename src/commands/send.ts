@@ -34,7 +34,8 @@ async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFi
   if (bodyFile !== undefined && bodyFile !== '-') {
     const { readFile } = await import('node:fs/promises');
     try {
-      return await readFile(bodyFile, 'utf8');
+      // Editors end files with a newline; it is not part of the message (same as stdin below).
+      return (await readFile(bodyFile, 'utf8')).replace(/\r?\n$/, '');
     } catch (err) {
       throw new UsageError(`Cannot read --body-file ${bodyFile}: ${(err as Error).message}`);
     }
@@ -43,7 +44,7 @@ async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFi
   if (bodyArg === undefined && bodyFile === undefined && ctx.io.stdin.isTTY) {
     throw new UsageError('No message body: pass it as an argument, with --body-file, or on stdin.');
   }
-  return (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+  return (await readAll(ctx.io.stdin, ctx.signal)).replace(/\r?\n$/, '');
 }
 
 export function registerSend(program: Command, act: Act): void {

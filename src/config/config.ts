@@ -40,17 +40,7 @@ export class ConfigStore {
 
   static async load(env: Env): Promise<ConfigStore> {
     const path = configFile(env);
-    let data: ConfigData = { profiles: {} };
-    try {
-      const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<ConfigData>;
-      data = { ...parsed, profiles: parsed.profiles ?? {} };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') {
-        throw new CliError(`Cannot read config file ${path}: ${(err as Error).message}`);
-      }
-    }
-    return new ConfigStore(path, data);
+    return new ConfigStore(path, await readConfig(path));
   }
 
   get defaultProfile(): string | undefined {
@@ -67,6 +57,9 @@ export class ConfigStore {
 
   /** Merges fields into a profile (creating it); `undefined` values delete keys. */
   async updateProfile(name: string, patch: Partial<ProfileConfig>): Promise<ProfileConfig> {
+    // Re-read first: another msgctl (a sandbox writing its profile, a login) may have saved
+    // since this one started, and its change must not be overwritten by a stale copy.
+    this.data = await readConfig(this.path);
     const next: ProfileConfig = { ...this.data.profiles[name] };
     for (const [k, v] of Object.entries(patch) as [keyof ProfileConfig, unknown][]) {
       if (v === undefined) delete next[k];
@@ -78,13 +71,14 @@ export class ConfigStore {
   }
 
   async setDefaultProfile(name: string): Promise<void> {
+    this.data = await readConfig(this.path);
     this.data.default_profile = name;
     await this.save();
   }
 
   private async save(): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.tmp`;
+    const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
     const handle = await open(tmp, 'r+');
     try {
@@ -93,6 +87,16 @@ export class ConfigStore {
       await handle.close();
     }
     await rename(tmp, this.path);
+  }
+}
+
+async function readConfig(path: string): Promise<ConfigData> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<ConfigData>;
+    return { ...parsed, profiles: parsed.profiles ?? {} };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new CliError(`Cannot read config file ${path}: ${(err as Error).message}`);
   }
 }
 

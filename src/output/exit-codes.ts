@@ -13,6 +13,8 @@ export const ExitCode = {
   Partial: 10,
   /** Ctrl-C: the shell convention 128 + SIGINT. */
   Interrupted: 130,
+  /** SIGTERM: 128 + 15. */
+  Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

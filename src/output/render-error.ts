@@ -29,11 +29,13 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
       if (err.detail) lines.push(`  ${err.detail}`);
       for (const fe of err.fieldErrors) lines.push(`  - ${fe.path}: ${fe.message} [${fe.code}]`);
       for (const [key, value] of Object.entries(err.extensions)) {
-        if (key === 'retriesExhausted') continue;
         if (isListOfObjects(value)) {
           // e.g. ambiguous_recipient's candidates: one per line, so an id can be copied.
           lines.push(`  ${key}:`, ...value.map((item) => `    - ${formatItem(item)}`));
         } else lines.push(`  ${key}: ${formatExtension(value)}`);
+      }
+      if (err.status === 429 && err.retryAfterMs !== null) {
+        lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
       lines.push(`  request id: ${err.requestId || '(none)'}`);
       const hint = hintFor(err);
@@ -44,18 +46,26 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   }
   if (err instanceof NetworkError) {
     if (sink.json) write(JSON.stringify(localProblem('network_error', 'Service unavailable', err.message)));
-    else write(`error: ${err.message}\n  (gave up after retries; check the network, proxy settings and --base-url)`);
+    else write(`error: ${err.message}\n  (check the network, proxy settings and --base-url)`);
     return ExitCode.Unavailable;
   }
   if (err instanceof CliError) {
-    const code = err.exitCode === ExitCode.Usage ? 'usage_error' : err.exitCode === ExitCode.Auth ? 'auth_error' : 'error';
-    if (sink.json) write(JSON.stringify(localProblem(code, err.name, err.message, err.hints)));
+    const [code, title] =
+      err.exitCode === ExitCode.Usage
+        ? ['usage_error', 'Usage error']
+        : err.exitCode === ExitCode.Auth
+          ? ['auth_error', 'Not authenticated']
+          : ['error', 'Command failed'];
+    if (sink.json) write(JSON.stringify(localProblem(code, title, err.message, err.hints)));
     else write([`error: ${err.message}`, ...err.hints.map((h) => `  ${h}`)].join('\n'));
     return err.exitCode;
   }
   if (isAbort(err)) {
-    write('Interrupted.');
-    return ExitCode.Interrupted;
+    const terminated = (err as { signal?: string }).signal === 'SIGTERM';
+    if (sink.json) write(JSON.stringify(localProblem('interrupted', 'Interrupted', terminated ? 'Terminated (SIGTERM).' : 'Interrupted (Ctrl-C).')));
+    else write(terminated ? 'Terminated.' : 'Interrupted.');
+    // Shell convention: 128 + signal number (SIGINT 2, SIGTERM 15).
+    return terminated ? ExitCode.Terminated : ExitCode.Interrupted;
   }
   const message = err instanceof Error ? err.message : String(err);
   if (sink.json) write(JSON.stringify(localProblem('internal', 'Unexpected error', message)));
@@ -105,7 +115,8 @@ function hintFor(err: ApiError): string | null {
 }
 
 export function isAbort(err: unknown): boolean {
-  return (
-    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
-  ) || (err instanceof DOMException && err.name === 'AbortError');
+  if (err instanceof DOMException && err.name === 'AbortError') return true;
+  if (!(err instanceof Error)) return false;
+  // ExitPromptError: Ctrl-C at an @inquirer prompt.
+  return err.name === 'AbortError' || err.name === 'ExitPromptError' || (err as { code?: string }).code === 'ABORT_ERR';
 }

@@ -27,6 +27,8 @@ export class SandboxContext {
   readonly events = new EventEmitter();
   /** Set once the server listens: http://127.0.0.1:PORT */
   origin = '';
+  /** With --data: saves pending changes now (awaited before a write is answered). */
+  durable?: () => Promise<void>;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(

@@ -4,7 +4,7 @@
  * process, by the tests and benchmarks.
  */
 import { SandboxStore } from './store/store.js';
-import { loadSnapshot, persistOnChange } from './store/persist.js';
+import { loadSnapshot, persistOnChange, writeSnapshotAtomically } from './store/persist.js';
 import { Clock } from './clock.js';
 import { SandboxContext, type SandboxOptions } from './context.js';
 import { seedWorld, type SeededCredentials } from './seed.js';
@@ -49,7 +49,11 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   (sb as SandboxContext & { credentials?: SeededCredentials }).credentials = credentials;
 
   const persistence = options.dataFile ? persistOnChange(store, options.dataFile) : null;
-  if (persistence && !snapshot) store.changed();
+  if (persistence) {
+    // Write once now, so an unwritable --data path fails at start rather than silently later.
+    await writeSnapshotAtomically(options.dataFile!, store.snapshot());
+    sb.durable = () => persistence.flush();
+  }
 
   const app = await buildApp(sb);
   await app.listen({ host: '127.0.0.1', port: options.port });

@@ -42,7 +42,7 @@ const problem = (status: number, code: string) => ({ type: 'about:blank', title:
 
 function client(url: string, opts: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
   return new ApiClient({
-    baseUrl: checkBaseUrl(url, true),
+    baseUrl: opts.baseUrl ?? checkBaseUrl(url, true),
     credential: { authorization: async () => 'Bearer test-token' },
     dispatcher: createDispatcher({}),
     userAgent: 'msgctl-test',
@@ -191,17 +191,19 @@ describe('ApiClient', () => {
     expect(some).toHaveLength(120);
   });
 
-  it('goes through HTTP_PROXY and skips it for NO_PROXY hosts', async () => {
+  it('goes through HTTP_PROXY, skips it for NO_PROXY hosts, and never proxies loopback', async () => {
     const proxied: string[] = [];
-    // A real forward proxy: absolute-form requests, and CONNECT tunnels (undici tunnels by default).
+    const target = await serve((_req, res) => json(res, 200, { via: 'direct' }));
+    const targetPort = new URL(target.url).port;
+    // A real forward proxy that tunnels CONNECT (undici tunnels by default); it knows
+    // "api.test" as our local target, so a non-loopback name can be proxied in a test.
     const proxy = createServer((req, res) => {
       proxied.push(req.url!);
       json(res, 200, { via: 'proxy' });
     });
     proxy.on('connect', (req, socket, head) => {
       proxied.push(`CONNECT ${req.url}`);
-      const [host, port] = req.url!.split(':');
-      const upstream = connect(Number(port), host!, () => {
+      const upstream = connect(Number(targetPort), '127.0.0.1', () => {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(socket);
@@ -212,16 +214,21 @@ describe('ApiClient', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     servers.push(proxy);
-    const target = await serve((_req, res) => json(res, 200, { via: 'direct' }));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const viaProxy = client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl }) });
-    await viaProxy.get('/organization');
-    const targetHost = new URL(target.url).host;
-    expect(proxied.some((p) => p === `CONNECT ${targetHost}` || p.startsWith(`http://${targetHost}/`))).toBe(true);
-    const seen = proxied.length;
-    const bypass = client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' }) });
-    expect(await bypass.get('/organization')).toEqual({ via: 'direct' });
-    expect(proxied.length).toBe(seen);
+    const remoteUrl = `http://api.test:${targetPort}/v1`;
+    const anonymous = (url: string, env: Record<string, string>) =>
+      client(url, { baseUrl: checkBaseUrl(url, false), credential: { authorization: async () => null }, dispatcher: createDispatcher(env) });
+
+    expect(await anonymous(remoteUrl, { HTTP_PROXY: proxyUrl }).get('/organization')).toEqual({ via: 'direct' });
+    expect(proxied).toEqual([`CONNECT api.test:${targetPort}`]);
+
+    const bypass = anonymous(remoteUrl, { HTTP_PROXY: proxyUrl, NO_PROXY: 'api.test' });
+    await expect(bypass.get('/organization')).rejects.toThrow(/api\.test/); // went direct: the name does not resolve
+    expect(proxied).toHaveLength(1);
+
+    // Loopback is never proxied, even without NO_PROXY: a plain-http key must not leave the machine.
+    expect(await client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl }) }).get('/organization')).toEqual({ via: 'direct' });
+    expect(proxied).toHaveLength(1);
   });
 
   it('refuses credentials over plain http except to loopback', () => {

@@ -2,7 +2,7 @@
  * The sandbox HTTP server: request ids on every response, fault injection
  * and problem+json errors for /v1, then every route module.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import { ProblemError } from './problem.js';
@@ -16,6 +16,15 @@ export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024 * 1024,
     // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
     keepAliveTimeout: 30_000,
+    // Errors fastify raises before routing (a malformed URL) are problems with a request id too.
+    frameworkErrors: (error, request, rawReply) => {
+      const problem = new ProblemError(400, 'invalid_request', `Malformed request: ${error.message}`);
+      (rawReply as unknown as FastifyReply)
+        .code(400)
+        .header('x-request-id', request.id)
+        .type('application/problem+json')
+        .send(JSON.stringify(problem.toBody(request.id)));
+    },
   });
   const chaos = parseChaos(sb.options.chaos);
 

@@ -20,7 +20,7 @@ export function parseChaos(spec: string | undefined): ChaosSpec | null {
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [kind, value] = part.split('=');
     const [p, extra] = (value ?? '').split(':');
-    const probability = Number(p);
+    const probability = p ? Number(p) : NaN;
     if (!kind || !(probability >= 0 && probability <= 1)) {
       throw new Error(`Bad --chaos entry "${part}": expected kind=probability with probability between 0 and 1.`);
     }
@@ -31,7 +31,11 @@ export function parseChaos(spec: string | undefined): ChaosSpec | null {
       case 'reset': out.reset = probability; break;
       case 'delay':
         out.delay = probability;
-        if (extra) out.delayMs = Number(extra);
+        if (extra !== undefined) {
+          const ms = Number(extra);
+          if (!extra || !Number.isFinite(ms) || ms < 0) throw new Error(`Bad --chaos entry "${part}": the delay must be milliseconds ≥ 0, e.g. delay=0.1:300.`);
+          out.delayMs = ms;
+        }
         break;
       default:
         throw new Error(`Unknown --chaos kind "${kind}" (expected 429, 500, 503, reset, delay).`);

@@ -57,16 +57,24 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
         requestId: request.id,
         raw: request,
       };
-      const run = async () => spec.handler(apiRequest, sb);
+      const holdMs = (request as { holdMs?: number }).holdMs;
+      const run = async () => {
+        if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
+        return spec.handler(apiRequest, sb);
+      };
+      // Idempotency keys belong to the organization (as with Stripe's per-account keys), not to
+      // one credential: a retry after an OAuth refresh or a key rotation must still replay.
       const result = spec.idempotent
         ? await withIdempotency(
             sb,
-            `${principal.orgId}:${principal.id}`,
+            principal.orgId,
             headerValue(request.headers['idempotency-key']),
             fingerprint(spec.method, request.url.split('?')[0]!, request.body ?? null),
             run,
           )
         : await run();
+      // With --data, a write is on disk before it is confirmed: a crash after a 2xx loses nothing.
+      if (spec.method !== 'GET') await sb.durable?.();
       for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
       reply.code(result.status);
       if (result.body === undefined) return reply.send();

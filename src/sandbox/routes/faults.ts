@@ -19,6 +19,12 @@ export interface Fault {
   retryAfter?: number;
   /** Or: handle the request, then drop the connection instead of answering. */
   reset?: boolean;
+  /**
+   * Or: hold the request this long while it is being processed (after an Idem
+   * request is recorded as in progress), so a concurrent duplicate meets 409
+   * idempotency_request_in_progress.
+   */
+  holdMs?: number;
   /** Only requests with this method (default any). */
   method?: string;
   /** Only requests whose path, under /v1, starts with this (default any), e.g. '/patient-messages'. */
@@ -31,7 +37,7 @@ export interface LoggedRequest {
   /** Its Idempotency-Key header, so a test can see that retries reuse it. */
   idempotencyKey: string | null;
   /** Fault applied to it, if any. */
-  fault: 'status' | 'reset' | null;
+  fault: 'status' | 'reset' | 'hold' | null;
 }
 
 interface State {
@@ -73,9 +79,13 @@ export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): v
       method: request.method,
       path,
       idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
-      fault: fault ? (fault.reset ? 'reset' : 'status') : null,
+      fault: fault ? (fault.reset ? 'reset' : fault.holdMs !== undefined ? 'hold' : 'status') : null,
     });
     if (!fault) return;
+    if (fault.holdMs !== undefined) {
+      (request as { holdMs?: number }).holdMs = fault.holdMs;
+      return;
+    }
     if (fault.reset) {
       // app.ts drops the connection once the handler has answered.
       (request as { chaosReset?: boolean }).chaosReset = true;
@@ -89,7 +99,7 @@ export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): v
   app.post('/_sandbox/faults', async (request, reply) => {
     const body = (request.body ?? {}) as { faults?: unknown };
     if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
-      throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503} or {"reset": true}, …]} with optional method and path.');
+      throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503}, {"reset": true} or {"holdMs": N}, …]} with optional method and path.');
     }
     injectFaults(sb, ...body.faults);
     reply.code(201);
@@ -101,6 +111,8 @@ function isFault(value: unknown): value is Fault {
   if (!value || typeof value !== 'object') return false;
   const f = value as Record<string, unknown>;
   const statusOk = f.status === undefined || f.status === 429 || f.status === 500 || f.status === 503;
-  const oneKind = (f.status !== undefined) !== (f.reset === true);
+  const holdOk = f.holdMs === undefined || (typeof f.holdMs === 'number' && f.holdMs >= 0 && f.holdMs <= 60_000);
+  const kinds = [f.status !== undefined, f.reset === true, f.holdMs !== undefined].filter(Boolean).length;
+  const oneKind = kinds === 1 && holdOk;
   return statusOk && oneKind && (f.method === undefined || typeof f.method === 'string') && (f.path === undefined || typeof f.path === 'string');
 }

@@ -40,9 +40,17 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
     scope: 'patients.read',
     handler: (req) => {
       const rawPhone = queryParam(req, 'phone');
-      const mrn = queryParam(req, 'mrn')?.trim() || undefined;
+      const rawMrn = queryParam(req, 'mrn');
+      // A filter that is present but empty is a mistake (an unset shell variable), not "no filter":
+      // answering with the whole roster could feed a destructive script.
+      for (const [name, value] of [['phone', rawPhone], ['mrn', rawMrn]] as const) {
+        if (value !== undefined && value.trim() === '') {
+          throw problems.validation([{ path: name, code: 'required', message: `${name} is empty; omit it to list every patient.` }]);
+        }
+      }
+      const mrn = rawMrn?.trim();
       let phone: string | undefined;
-      if (rawPhone !== undefined && rawPhone.trim() !== '') {
+      if (rawPhone !== undefined) {
         const normalized = normalizePhone(rawPhone, 'US');
         if (!normalized.ok) throw problems.validation([{ path: 'phone', code: 'invalid', message: `phone is not a usable phone number: ${normalized.reason}.` }]);
         phone = normalized.e164;

@@ -3,8 +3,7 @@
  * temp file in the same directory, are fsynced, then renamed over the old
  * file, so a crash leaves either the old or the new state, never half a file.
  */
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readFile, rename } from 'node:fs/promises';
 import type { SandboxStore } from './store.js';
 
 export async function loadSnapshot(file: string): Promise<Parameters<SandboxStore['restore']>[0] | null> {
@@ -17,7 +16,7 @@ export async function loadSnapshot(file: string): Promise<Parameters<SandboxStor
 }
 
 export async function writeSnapshotAtomically(file: string, data: unknown): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  // The directory must exist already: creating paths (recursively, anywhere) is not the sandbox's job.
   const tmp = `${file}.${process.pid}.tmp`;
   const handle = await open(tmp, 'w', 0o600);
   try {
