@@ -8,15 +8,7 @@ import type { Column } from '../output/output.js';
 import type { ListenFlags } from '../events/listen.js';
 import { choices, collect, examples, nonNegativeNumber, type Act } from './kit.js';
 import { uuidArg } from './uuid-arg.js';
-
-const EVENT_TYPES = [
-  'conversation.message.created',
-  'message.reaction.created',
-  'message.reaction.deleted',
-  'conversation.participant.added',
-  'conversation.participant.removed',
-  'export.ready',
-] as const;
+import { EVENT_TYPES } from '../types/api.js';
 
 interface WebhookEndpoint {
   id: string;

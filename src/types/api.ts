@@ -289,3 +289,14 @@ export const SCOPES = [
   'exports:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** Webhook event types of §6.1, shared by the sandbox (sender) and `msgctl events` (receiver). */
+export const EVENT_TYPES = [
+  'conversation.message.created',
+  'message.reaction.created',
+  'message.reaction.deleted',
+  'conversation.participant.added',
+  'conversation.participant.removed',
+  'export.ready',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

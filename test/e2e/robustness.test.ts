@@ -128,7 +128,7 @@ describe('sandbox protocol edges', () => {
     const res = await fetch(`${sandbox.current.baseUrl}/patients/%E0%A4%A`);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
-    const body = await res.json();
+    const body = (await res.json()) as { code: string; request_id: string };
     expect(body.code).toBe('invalid_request');
     expect(res.headers.get('x-request-id')).toBe(body.request_id);
   });

@@ -7,19 +7,13 @@
  * earlier still name their patient; every lookup here skips deleted rows, so
  * use these helpers rather than reading sb.db.patients directly.
  */
-import type { FieldError } from '../../types/api.js';
+import type { FieldError, PatientInput } from '../../types/api.js';
 import type { SandboxContext } from '../context.js';
 import type { PatientRecord } from './records.js';
 import { normalizePhone } from '../../util/phone.js';
 
-export interface PatientFields {
-  first_name?: string;
-  last_name?: string;
-  date_of_birth?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  mrn?: string | null;
-}
+/** The patient fields a create or PATCH body may carry: the API's own input shape. */
+export type PatientFields = PatientInput;
 
 export type MatchedBy = 'mrn' | 'phone' | 'email';
 

@@ -8,15 +8,9 @@
 import type { SandboxContext } from '../context.js';
 import { generateWebhookSecret } from '../../webhooks/signature.js';
 
-export const EVENT_TYPES = [
-  'conversation.message.created',
-  'message.reaction.created',
-  'message.reaction.deleted',
-  'conversation.participant.added',
-  'conversation.participant.removed',
-  'export.ready',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_TYPES, type EventType } from '../../types/api.js';
+
+export { EVENT_TYPES, type EventType };
 
 export interface WebhookEndpointRecord {
   id: string;
