@@ -5,12 +5,10 @@
  */
 import type { Context } from '../context.js';
 import type { SendMessageRequest } from '../types/api.js';
-import { openCsv } from '../csv/read.js';
 import { rowKey } from './identity.js';
-import { prepareRow } from './rows.js';
 import type { DoneRows } from './journal.js';
 import type { BatchSettings } from './settings.js';
-import type { Validated } from './validate-pass.js';
+import { plannedRows, type Validated } from './validate-pass.js';
 
 export interface DryRunCounts {
   wouldSend: number;
@@ -19,18 +17,12 @@ export interface DryRunCounts {
 
 export async function dryRun(ctx: Context, settings: BatchSettings, validated: Validated, batch: string, done: DoneRows): Promise<DryRunCounts> {
   const counts: DryRunCounts = { wouldSend: 0, alreadyDone: 0 };
-  const file = await openCsv(settings.csv, { label: settings.csv });
-  try {
-    for await (const row of file.rows) {
-      const prepared = prepareRow(row, validated.template, validated.columns, settings.defaults);
-      if (!prepared.ok) continue; // listed on stderr by the validation pass
-      const already = done.get(row.row) !== undefined;
-      if (already) counts.alreadyDone++;
-      else counts.wouldSend++;
-      await ctx.out.write(render(ctx, row.row, prepared.request, rowKey(batch, row.row, prepared.request), already));
-    }
-  } finally {
-    file.close();
+  for await (const planned of plannedRows(settings, validated)) {
+    if (!planned.ok) continue; // listed on stderr by the validation pass
+    const already = done.get(planned.row) !== undefined;
+    if (already) counts.alreadyDone++;
+    else counts.wouldSend++;
+    await ctx.out.write(render(ctx, planned.row, planned.request, rowKey(batch, planned.row, planned.request), already));
   }
   return counts;
 }

@@ -16,7 +16,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import { v5 as uuidv5 } from 'uuid';
+import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 
 /** Changing this would give every batch a new identity, so re-runs of old batches would send again. */
 const BATCH_NAMESPACE = '0b9e6f3c-58d1-4a7e-9c2b-7d4e1f0a6c35';
@@ -44,7 +44,14 @@ export function batchId(csvSha256: string, params: BatchParams): string {
 
 export function rowKey(batch: string, row: number, request: unknown): string {
   const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
-  return uuidv5(`${row}:${requestHash}`, batch);
+  return uuidv5(`${row}:${requestHash}`, namespaceBytes(batch));
+}
+
+/** uuidv5 would parse the namespace string again for every row of the batch. */
+let parsedNamespace: { id: string; bytes: Uint8Array } | undefined;
+function namespaceBytes(batch: string): Uint8Array {
+  if (parsedNamespace?.id !== batch) parsedNamespace = { id: batch, bytes: parseUuid(batch) };
+  return parsedNamespace.bytes;
 }
 
 /** JSON with object keys sorted, so the hash does not depend on how the body was assembled. */

@@ -175,7 +175,8 @@ export class JournalWriter {
       const data = this.pending.join('');
       this.pending = [];
       try {
-        await this.file.appendFile(data);
+        const bytes = Buffer.from(data);
+        for (let at = 0; at < bytes.length; ) at += (await this.file.write(bytes, at)).bytesWritten;
         await this.file.datasync();
       } catch (err) {
         this.error = new CliError(`Cannot write the journal ${this.path}: ${(err as Error).message}`);

@@ -31,6 +31,10 @@ export const BATCH_RETRIES = 8;
 
 export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<number> {
   const settings = await resolveSettings(ctx, flags);
+  // The client (credential, connection pool) gets ready while the file is checked.
+  if (!settings.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
+  const clientReady = settings.dryRun ? null : ctx.client();
+  clientReady?.catch(() => {}); // reported when awaited, after any problem with the file
   const validated = await validatePass(settings, (row, problems) => {
     ctx.io.stderr.write(`row ${row}: invalid: ${problems.join('; ')}\n`);
   });
@@ -58,8 +62,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     return validated.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
   }
 
-  if (!ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
-  const client = await ctx.client();
+  const client = await clientReady!;
   const tally = new Tally();
   const unlock = await lockJournal(journalPath);
   let result;

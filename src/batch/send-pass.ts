@@ -13,20 +13,19 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { SendMessageRequest, SendMessageResponse } from '../types/api.js';
 import type { Progress } from '../imports/progress.js';
-import { openCsv } from '../csv/read.js';
 import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
 import { rowKey } from './identity.js';
-import { prepareRow } from './rows.js';
 import { classifyError, isFinal, type Classified } from './outcome.js';
 import { formatLine, lineFor, type RowLine, type Tally } from './report.js';
 import type { DoneRows, JournalWriter } from './journal.js';
 import type { BatchSettings } from './settings.js';
-import type { Validated } from './validate-pass.js';
+import { plannedRows, type Validated } from './validate-pass.js';
 
 const GRACE_MS = 3000;
 /** 409 idempotency_request_in_progress: an earlier run's request for this row is still being handled. */
 const IN_PROGRESS_RETRIES = 4;
+const OUTPUT_CHUNK = 16 * 1024;
 
 export interface SendPassInput {
   ctx: Context;
@@ -60,11 +59,26 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
   else ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   const stopping = () => interrupted || fatal !== undefined || journal.error !== null;
 
+  // Row lines are gathered and written a chunk at a time: one write per row was a tenth of the CLI's time.
+  let pendingOutput = '';
+  let outputScheduled = false;
+  const writeOutput = async () => {
+    outputScheduled = false;
+    if (pendingOutput === '') return;
+    const text = pendingOutput;
+    pendingOutput = '';
+    await ctx.out.write(text);
+  };
   const emit = async (line: RowLine) => {
     const text = formatLine(ctx.out, line);
     if (text === null) return;
-    if (ctx.out.mode === 'table') await progress.pause(() => ctx.out.write(text));
-    else await ctx.out.write(text);
+    if (ctx.out.mode === 'table') return progress.pause(() => ctx.out.write(text));
+    pendingOutput += text;
+    if (pendingOutput.length >= OUTPUT_CHUNK) await writeOutput();
+    else if (!outputScheduled) {
+      outputScheduled = true;
+      setImmediate(() => void writeOutput());
+    }
   };
 
   const deliver = async (request: SendMessageRequest, key: string): Promise<Classified> => {
@@ -113,30 +127,41 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
     await emit(lineFor(row, result));
   };
 
-  const active = new Set<Promise<void>>();
-  const file = await openCsv(settings.csv, { label: settings.csv });
+  // Rows in flight, and a wake-up for the loop waiting for a free slot.
+  let running = 0;
+  let slotFreed: (() => void) | null = null;
+  const nextFreeSlot = () => new Promise<void>((resolve) => (slotFreed = resolve));
+  const start = (row: number, request: SendMessageRequest) => {
+    running++;
+    sendRow(row, request)
+      .catch((err: unknown) => void (fatal ??= err))
+      .finally(() => {
+        running--;
+        slotFreed?.();
+        slotFreed = null;
+      });
+  };
+
   try {
-    for await (const csvRow of file.rows) {
+    for await (const planned of plannedRows(settings, validated)) {
       if (stopping()) break;
-      const prepared = prepareRow(csvRow, validated.template, validated.columns, settings.defaults);
-      if (!prepared.ok) {
+      if (!planned.ok) {
         tally.invalid++;
-        await emit({ row: csvRow.row, outcome: 'invalid', code: 'invalid_row', detail: prepared.problems.join('; ') });
+        await emit({ row: planned.row, outcome: 'invalid', code: 'invalid_row', detail: planned.problems.join('; ') });
         continue;
       }
-      const previous = done.get(csvRow.row);
+      const previous = done.get(planned.row);
       if (previous !== undefined) {
         tally.already[previous]++;
-        await emit({ row: csvRow.row, outcome: previous, already_done: true });
+        await emit({ row: planned.row, outcome: previous, already_done: true });
         continue;
       }
-      const task: Promise<void> = sendRow(csvRow.row, prepared.request).finally(() => active.delete(task));
-      active.add(task);
-      if (active.size >= settings.concurrency) await Promise.race(active);
+      start(planned.row, planned.request);
+      if (running >= settings.concurrency) await nextFreeSlot();
     }
   } finally {
-    file.close();
-    await Promise.allSettled(active);
+    while (running > 0) await nextFreeSlot();
+    await writeOutput();
     clearTimeout(grace);
     ctx.signal.removeEventListener('abort', onInterrupt);
   }
