@@ -9,6 +9,7 @@ import { AuthError, UsageError } from './errors.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
 import type { ResolvedCredential } from './auth/credentials.js';
+import { looksLikeUuid } from './util/ids.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -32,7 +33,6 @@ export interface GlobalOptions {
   retriesGiven?: boolean;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class Context {
   readonly out: Output;
@@ -149,7 +149,7 @@ export class Context {
   /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
   idempotencyKey(given?: string): string {
     if (given !== undefined) {
-      if (!UUID_RE.test(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
+      if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
       return given.toLowerCase();
     }
     return crypto.randomUUID();

@@ -55,7 +55,8 @@ async function patientInputFromFlags(ctx: Context, flags: PatientFlags): Promise
     input.phone = r.e164;
   }
   if (flags.email !== undefined) {
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(flags.email)) throw new UsageError(`--email "${flags.email}" is not an email address.`);
+    const { looksLikeEmail } = await import('../util/email.js');
+    if (!looksLikeEmail(flags.email)) throw new UsageError(`--email "${flags.email}" is not an email address.`);
     input.email = flags.email;
   }
   if (flags.mrn !== undefined) input.mrn = requireText(flags.mrn, '--mrn');

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
+import { looksLikeUuid } from '../util/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * An argument parser for ids that the API types as UUIDs: a typo is a usage
@@ -8,7 +8,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function uuidArg(what: string) {
   return (value: string): string => {
-    if (!UUID.test(value)) throw new InvalidArgumentError(`The ${what} must be a UUID.`);
+    if (!looksLikeUuid(value)) throw new InvalidArgumentError(`The ${what} must be a UUID.`);
     return value.toLowerCase();
   };
 }

@@ -8,6 +8,7 @@
 import { normalizeDate } from '../util/dates.js';
 import { normalizePhone } from '../util/phone.js';
 import type { PatientColumnMapping, PatientField } from './patient-columns.js';
+import { looksLikeEmail } from '../util/email.js';
 
 export interface PatientInput {
   first_name: string;
@@ -37,7 +38,6 @@ export interface PatientRowOptions {
 }
 
 /** Deliberately loose: something@something.tld, no spaces. The service has the final word. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 
 export function validatePatientRow(
   record: Readonly<Record<string, string>>,
@@ -73,7 +73,7 @@ export function validatePatientRow(
 
   const email = value('email');
   if (email !== '') {
-    if (EMAIL.test(email)) patient.email = email;
+    if (looksLikeEmail(email)) patient.email = email;
     else fail('email', 'not an email address');
   }
 

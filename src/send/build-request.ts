@@ -10,6 +10,7 @@ import { bodyLength } from '../util/text.js';
 import { normalizePhone } from '../util/phone.js';
 import { normalizeDate } from '../util/dates.js';
 import { looksLikeUuid } from '../util/ids.js';
+import { looksLikeEmail } from '../util/email.js';
 
 export interface SendInputs {
   to: string;
@@ -61,7 +62,7 @@ export function buildSendRequest(inputs: SendInputs): BuildResult {
   if (inputs.firstName) patient.first_name = inputs.firstName.trim();
   if (inputs.lastName) patient.last_name = inputs.lastName.trim();
   if (inputs.email) {
-    if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(inputs.email)) patient.email = inputs.email.trim();
+    if (looksLikeEmail(inputs.email)) patient.email = inputs.email.trim();
     else problems.push(`email "${inputs.email}" is not an email address`);
   }
   if (inputs.mrn) patient.mrn = inputs.mrn.trim();

@@ -15,6 +15,7 @@ import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../traffic/tim
 import { isUnread, patientName } from './views.js';
 import type { MessageRecord } from './records.js';
 import type { Window } from './message-index.js';
+import { looksLikeUuid } from '../../util/ids.js';
 
 export type Order = 'asc' | 'desc';
 export type GroupBy = 'message' | 'conversation';
@@ -33,7 +34,6 @@ export interface MessageQuery {
   list: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `after`/`before` as epoch ms: an RFC 3339 timestamp, or a YYYY-MM-DD date
@@ -62,7 +62,7 @@ function choice<T extends string>(req: ApiRequest, name: string, allowed: readon
 function uuidParam(req: ApiRequest, name: string): string | null {
   const raw = queryParam(req, name);
   if (raw === undefined || raw === '') return null;
-  if (!UUID.test(raw)) {
+  if (!looksLikeUuid(raw)) {
     throw new ProblemError(400, 'invalid_request', `${name} must be a UUID (got "${raw}").`, [], { parameter: name });
   }
   return raw.toLowerCase();

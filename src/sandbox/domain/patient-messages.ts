@@ -19,6 +19,7 @@ import { normalizePhone } from '../../util/phone.js';
 import type { ConversationRecord, MessageRecord, PatientRecord, PhoneNumberRecord } from './records.js';
 import { messageView, patientName } from './views.js';
 import { createPatient, findPatient, patientsByPhone, validatePatientFields, type PatientFields } from './patients.js';
+import { looksLikeUuid } from '../../util/ids.js';
 
 export interface MessageSender {
   kind: 'api_key' | 'staff';
@@ -44,7 +45,6 @@ export function senderFromPrincipal(p: Principal): MessageSender {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 interface ValidSend {
@@ -74,7 +74,7 @@ function validateSendBody(raw: unknown): ValidSend {
     const hasPhone = t.phone !== undefined && t.phone !== null;
     if (hasId === hasPhone) errors.add('/to', 'invalid', 'to needs exactly one of patient_id or phone.');
     else if (hasId) {
-      if (typeof t.patient_id === 'string' && UUID.test(t.patient_id)) to = { patientId: t.patient_id.toLowerCase() };
+      if (typeof t.patient_id === 'string' && looksLikeUuid(t.patient_id)) to = { patientId: t.patient_id.toLowerCase() };
       else errors.add('/to/patient_id', 'invalid', 'to.patient_id must be a UUID.');
     } else {
       const phone = typeof t.phone === 'string' ? normalizePhone(t.phone, 'US') : null;

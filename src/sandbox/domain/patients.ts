@@ -11,6 +11,7 @@ import type { FieldError, PatientInput } from '../../types/api.js';
 import type { SandboxContext } from '../context.js';
 import type { PatientRecord } from './records.js';
 import { normalizePhone } from '../../util/phone.js';
+import { looksLikeEmail } from '../../util/email.js';
 
 /** The patient fields a create or PATCH body may carry: the API's own input shape. */
 export type PatientFields = PatientInput;
@@ -19,7 +20,6 @@ export type MatchedBy = 'mrn' | 'phone' | 'email';
 
 /** Longest name, email or MRN accepted; longer values are surely a mistake (docs/sandbox.md). */
 const MAX_TEXT = 200;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
@@ -88,7 +88,7 @@ export function validatePatientFields(raw: unknown, mode: 'create' | 'update'): 
   const email = text('email');
   if (email === null) fields.email = null;
   else if (email !== undefined) {
-    if (EMAIL.test(email)) fields.email = email;
+    if (looksLikeEmail(email)) fields.email = email;
     else fail('email', 'invalid', 'email is not an email address.');
   }
 

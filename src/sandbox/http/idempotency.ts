@@ -10,8 +10,8 @@ import type { SandboxContext } from '../context.js';
 import { LIMITS } from '../../types/api.js';
 import { ProblemError, problems } from './problem.js';
 import type { ApiResult } from './route.js';
+import { looksLikeUuid } from '../../util/ids.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function fingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
@@ -37,7 +37,7 @@ export async function withIdempotency(
   run: () => Promise<ApiResult>,
 ): Promise<ApiResult> {
   if (!keyHeader) throw problems.invalidRequest('This request requires an Idempotency-Key header (a UUID).');
-  if (!UUID_RE.test(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
+  if (!looksLikeUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
   const id = `${scope}:${keyHeader.toLowerCase()}`;
   const table = sb.db.idempotency;
   const now = sb.clock.now();

@@ -6,6 +6,7 @@
 import type { QueryNode, SenderKind } from './ast.js';
 import { QueryParseError } from './errors.js';
 import type { QualifierValue, Token } from './tokenizer.js';
+import { looksLikeUuid } from '../../util/ids.js';
 
 type QualifierToken = Extract<Token, { type: 'qualifier' }>;
 
@@ -23,7 +24,6 @@ const MISSING_VALUE_HINTS: Record<QualifierName, string> = {
 };
 
 const SENDER_KINDS: ReadonlySet<string> = new Set<SenderKind>(['patient', 'staff', 'api_key']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PHONE_CHARS = /^[\d\s+().-]*$/;
 /** From this many digits a phone value is a whole number, not "last digits". */
 const FULL_NUMBER_DIGITS = 10;
@@ -45,7 +45,7 @@ export function qualifierNode(token: QualifierToken): QueryNode {
     case 'from':
       return fromNode(value);
     case 'patient':
-      return UUID.test(value.text)
+      return looksLikeUuid(value.text)
         ? { type: 'patientId', id: value.text.toLowerCase() }
         : { type: 'patientName', text: value.text };
     case 'mrn':
