@@ -30,11 +30,11 @@ import { summaryText, Tally } from './report.js';
 export const BATCH_RETRIES = 8;
 
 export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<number> {
+  // The client (credential, HTTP stack) loads while the flags and the file are checked.
+  if (!flags.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
+  const clientReady = flags.dryRun ? null : ctx.client();
+  clientReady?.catch(() => {}); // reported when awaited, after any problem with the flags or the file
   const settings = await resolveSettings(ctx, flags);
-  // The client (credential, connection pool) gets ready while the file is checked.
-  if (!settings.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
-  const clientReady = settings.dryRun ? null : ctx.client();
-  clientReady?.catch(() => {}); // reported when awaited, after any problem with the file
   const validated = await validatePass(settings, (row, problems) => {
     ctx.io.stderr.write(`row ${row}: invalid: ${problems.join('; ')}\n`);
   });
