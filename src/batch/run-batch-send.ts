@@ -9,7 +9,7 @@
  * 2. Lock and read the journal of this batch; read the file again and send
  *    the valid rows that have no final outcome yet.
  * Exit: 0 every row sent (now or earlier), 10 some skipped/failed/invalid,
- * 2 usage, 130 interrupted; a 401/403 mid-batch stops it with its own code.
+ * 2 usage, 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
@@ -106,6 +106,9 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   });
   if (!ctx.opts.quiet || !tally.allSent || result.interrupted) ctx.io.stderr.write(summary);
   if (result.fatal !== undefined) throw result.fatal;
-  if (result.interrupted) return ExitCode.Interrupted;
+  if (result.interrupted) {
+    // Shell convention, as for every command: 128 + the signal's number.
+    return (ctx.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+  }
   return tally.allSent ? ExitCode.Ok : ExitCode.Partial;
 }

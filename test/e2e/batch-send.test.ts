@@ -190,9 +190,12 @@ describe('msgctl send --csv', () => {
     );
   });
 
-  it('Ctrl-C lets the request in flight finish, journals it, exits 130, and a re-run sends the rest', { timeout: 60_000 }, async () => {
-    const { path, rows } = csvFile('ctrlc', 12);
-    const journal = join(dir, 'ctrlc.journal');
+  it.each([
+    ['SIGINT', 130, 'ctrlc'],
+    ['SIGTERM', 143, 'sigterm'],
+  ] as const)('%s lets the request in flight finish, journals it, exits %i, and a re-run sends the rest', { timeout: 60_000 }, async (signal, code, name) => {
+    const { path, rows } = csvFile(name, 12);
+    const journal = join(dir, `${name}.journal`);
     const env = sandboxEnv(sandbox.current);
     const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--concurrency', '1', '--json'];
     const before = posts().length;
@@ -203,13 +206,13 @@ describe('msgctl send --csv', () => {
       if (waited > 20_000) throw new Error('the batch never sent');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    child.kill('SIGINT');
+    child.kill(signal);
     const stopped = await child;
-    expect(stopped.exitCode, String(stopped.stderr)).toBe(130);
+    expect(stopped.exitCode, String(stopped.stderr)).toBe(code);
     expect(String(stopped.stderr)).toMatch(/Interrupted: 1 sent, .* 11 not sent yet/);
     expect(String(stopped.stderr)).toMatch(/run the same command again/);
     expect(jsonLines(String(stopped.stdout)).map((l) => [l.row, l.outcome])).toEqual([[2, 'sent']]);
-    expect(messagesTagged('ctrlc')).toHaveLength(1);
+    expect(messagesTagged(name)).toHaveLength(1);
     expect(existsSync(`${journal}.lock`)).toBe(false);
 
     const again = await msgctl(args, { env });
