@@ -43,7 +43,8 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
     if (typeof result === 'number') exitCode = result;
   };
 
-  const program = buildProgram(act);
+  // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
+  const program = buildProgram(act, { topLevelOnly: firstCommandName(argv) === undefined });
   const output = {
     writeOut: (s: string) => void io.stdout.write(s),
     writeErr: (s: string) => void io.stderr.write(s),
@@ -73,6 +74,20 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
     const { renderError } = await import('./output/render-error.js');
     return renderError(err, { stderr: io.stderr, json, verbose });
   }
+}
+
+/** Global options that take a value: their value is not a command name. */
+const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeout', '--retries']);
+
+/** The first word of argv that names a command, if any. */
+export function firstCommandName(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return argv[i + 1];
+    if (!word.startsWith('-')) return word;
+    if (GLOBAL_OPTIONS_WITH_VALUES.has(word)) i++;
+  }
+  return undefined;
 }
 
 function commandPath(cmd: Command): string {

@@ -25,8 +25,34 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerReference } from './commands/reference.js';
 
-export function buildProgram(act: Act): Command {
-  const program = new Command('msgctl')
+/**
+ * A top-level command whose subcommands are not built: enough for the root
+ * `msgctl --help` (which lists only top-level commands), at a fraction of the
+ * start-up cost of the whole tree. Anything called on a would-be subcommand
+ * is absorbed by a chainable no-op.
+ */
+class TopLevelOnly extends Command {
+  override command(): any {
+    return IGNORED;
+  }
+}
+class RootOfTopLevelOnly extends Command {
+  override createCommand(name?: string): Command {
+    return new TopLevelOnly(name);
+  }
+}
+const IGNORED: any = new Proxy(function ignored() {}, {
+  get: () => IGNORED,
+  apply: () => IGNORED,
+});
+
+export interface BuildOptions {
+  /** Build only the top level (for the root help); subcommands are skipped. */
+  topLevelOnly?: boolean;
+}
+
+export function buildProgram(act: Act, options: BuildOptions = {}): Command {
+  const program = (options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'))
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
     .helpOption('-h, --help', 'show help for a command')

@@ -1,0 +1,35 @@
+/**
+ * `msgctl` and `msgctl --help` build only the top level of the command tree
+ * (start-up cost); this proves the help they print is exactly the full tree's.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
+import { firstCommandName } from '../../src/cli.js';
+
+const noop = () => async () => {};
+
+describe('top-level-only command tree', () => {
+  it('prints the same root help as the full tree', () => {
+    const full = buildProgram(noop).helpInformation();
+    const shallow = buildProgram(noop, { topLevelOnly: true }).helpInformation();
+    expect(shallow).toBe(full);
+    expect(full).toMatch(/campaigns/);
+  });
+
+  it('has the same top-level commands, but no subcommands', () => {
+    const full = buildProgram(noop);
+    const shallow = buildProgram(noop, { topLevelOnly: true });
+    expect(shallow.commands.map((c) => c.name())).toEqual(full.commands.map((c) => c.name()));
+    expect(full.commands.find((c) => c.name() === 'patients')!.commands.length).toBeGreaterThan(3);
+    expect(shallow.commands.find((c) => c.name() === 'patients')!.commands).toHaveLength(0);
+  });
+
+  it('finds the command name after global options and their values', () => {
+    expect(firstCommandName([])).toBeUndefined();
+    expect(firstCommandName(['--help'])).toBeUndefined();
+    expect(firstCommandName(['--profile', 'prod', '--json', '--help'])).toBeUndefined();
+    expect(firstCommandName(['--profile', 'prod', 'send', '--to', 'x'])).toBe('send');
+    expect(firstCommandName(['--timeout', '5', 'patients', 'list'])).toBe('patients');
+    expect(firstCommandName(['--base-url=http://x/v1', 'org'])).toBe('org');
+  });
+});
