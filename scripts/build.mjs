@@ -2,7 +2,8 @@
 // and separate chunks for everything loaded lazily (sandbox, CSV, prompts…).
 // Type checking is `npm run typecheck` (tsc); esbuild only strips types.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 // `--outdir DIR` lets test runs build into their own folder, so parallel runs never race on dist/.
@@ -10,7 +11,8 @@ const outdirFlag = process.argv.indexOf('--outdir');
 const outdir = outdirFlag > 0 ? process.argv[outdirFlag + 1] : 'dist';
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
+  // `version` is its own tiny entry so `msgctl --version` never loads the command tree.
+  entryPoints: { cli: 'src/cli.ts', version: 'src/version.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -42,3 +44,12 @@ await build({
     },
   ],
 });
+
+// The root help (`msgctl --help`), rendered now by the real command tree, so the
+// bin can print it without loading commander at all (start-up; see bin/msgctl.js).
+// test/e2e/root-help.test.ts holds it equal to what the live tree prints.
+const { run } = await import(new URL(`file://${resolve(outdir)}/cli.js`).href);
+let rootHelp = '';
+const sink = { write: (chunk) => ((rootHelp += chunk), true), once() {}, isTTY: false };
+await run(['--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {} });
+await writeFile(`${outdir}/root-help.js`, `export const ROOT_HELP = ${JSON.stringify(rootHelp)};\n`);

@@ -48,6 +48,9 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
   const output = {
     writeOut: (s: string) => void io.stdout.write(s),
     writeErr: (s: string) => void io.stderr.write(s),
+    // Help wraps at 80 columns on every terminal: stable for docs, and the root help can be prebuilt.
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
     // With --json, a usage error is a problem object on one stderr line like every other error.
     outputError: (s: string, write: (s: string) => void) => {
       if (!json) return write(s);
@@ -75,6 +78,8 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
     return renderError(err, { stderr: io.stderr, json, verbose });
   }
 }
+
+const HELP_WIDTH = 80;
 
 /** Global options that take a value: their value is not a command name. */
 const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeout', '--retries']);
@@ -105,12 +110,6 @@ function* allCommands(cmd: Command): Generator<Command> {
 
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  // `msgctl --version` is run by install checks and scripts: answer without building the tree.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    const { VERSION } = await import('./version.js');
-    process.stdout.write(VERSION + '\n');
-    return;
-  }
   const controller = new AbortController();
   let interrupts = 0;
   process.on('SIGINT', () => {
