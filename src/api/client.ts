@@ -240,9 +240,14 @@ async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
   return text;
 }
 
+/** Paging parameters carry no patient data and show how a list was walked; other values are hidden. */
+const SHOWN_QUERY_PARAMETERS = new Set(['page[limit]', 'page[after]']);
+
 function redactedQuery(url: URL): string {
-  const names = [...new Set(url.searchParams.keys())];
-  return names.length ? `?${names.map((n) => `${n}=…`).join('&')}` : '';
+  const parts = [...url.searchParams].map(([name, value]) =>
+    `${encodeURIComponent(name)}=${SHOWN_QUERY_PARAMETERS.has(name) ? encodeURIComponent(value) : '…'}`,
+  );
+  return parts.length ? `?${parts.join('&')}` : '';
 }
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {

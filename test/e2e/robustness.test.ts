@@ -49,6 +49,18 @@ describe('usage and credential errors', () => {
   });
 });
 
+describe('verbose logging', () => {
+  it('shows paging parameters but never query values that may be patient data', async () => {
+    const r = await msgctl(['patients', 'list', '--phone', '(555) 555-0123', '--mrn', 'A-1001', '--verbose'], {
+      env: sandboxEnv(sandbox.current),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/GET \/v1\/patients\?.*page%5Blimit%5D=50/);
+    expect(r.stderr).toMatch(/phone=…/);
+    expect(r.stderr).not.toMatch(/5550123|A-1001/);
+  });
+});
+
 describe('filters and bodies', () => {
   it('refuses an empty --mrn locally, and the sandbox refuses an empty filter', async () => {
     const before = apiRequests(sb()).length;
