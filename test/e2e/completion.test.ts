@@ -151,6 +151,18 @@ describe('zsh and fish scripts', () => {
     expect(r.status).toBe(0);
   });
 
+  it.skipIf(!hasShell('fish'))(`fish completes commands, subcommands and fixed values${unlessInstalled('fish')}`, () => {
+    const complete = (line: string) => {
+      const r = spawnSync('fish', ['-c', `source ${join(dir, 'msgctl.fish')}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    };
+    expect(complete('msgctl pat')).toEqual(['patients']);
+    expect(complete('msgctl patients ')).toEqual(expect.arrayContaining(['list', 'get', 'create', 'update', 'delete']));
+    expect(complete('msgctl send --channel ')).toEqual(['secure', 'sms']);
+    expect(complete('msgctl send --ch')).toContain('--channel');
+  });
+
   // Without zsh or fish installed (they are not installed for tests), check what can be checked from here.
   it('zsh: a #compdef function with described commands and choices() values', () => {
     expect(scripts.zsh!.split('\n')[0]).toBe('#compdef msgctl');
