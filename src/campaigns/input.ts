@@ -29,16 +29,9 @@ export function patientIds(values: readonly string[]): string[] {
 export async function readCampaignBody(ctx: Context, body: string | undefined, bodyFile: string | undefined): Promise<string | undefined> {
   if (body !== undefined && bodyFile !== undefined) throw new UsageError('Give --body or --body-file, not both.');
   let text = body;
-  if (bodyFile === '-') {
-    const { readAll } = await import('../util/stdin.js');
-    text = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
-  } else if (bodyFile !== undefined) {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      text = (await readFile(bodyFile, 'utf8')).replace(/\r?\n$/, '');
-    } catch (err) {
-      throw new UsageError(`Cannot read --body-file ${bodyFile}: ${(err as Error).message}`);
-    }
+  if (bodyFile !== undefined) {
+    const { readFileText } = await import('../util/text-input.js');
+    text = await readFileText(ctx, bodyFile, '--body-file');
   }
   if (text === undefined) return undefined;
   if (!text.trim()) throw new UsageError('The campaign body is empty.');

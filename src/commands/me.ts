@@ -28,8 +28,8 @@ async function readBody(ctx: Context, bodyArg: string | undefined): Promise<stri
   let body = bodyArg;
   if (body === undefined || body === '-') {
     if (body === undefined && ctx.io.stdin.isTTY) throw new UsageError('No message body: pass it as an argument or on stdin.');
-    const { readAll } = await import('../util/stdin.js');
-    body = (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '');
+    const { readStdinText } = await import('../util/text-input.js');
+    body = await readStdinText(ctx);
   }
   if (!body.trim()) throw new UsageError('The message body is empty.');
   const [{ bodyLength }, { LIMITS }] = await Promise.all([import('../util/text.js'), import('../types/api.js')]);

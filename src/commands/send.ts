@@ -29,22 +29,14 @@ export interface SendFlags {
 
 /** BODY argument, `-`, --body-file (or `-`), or piped stdin, in that order. */
 async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFile: string | undefined): Promise<string> {
-  const { readAll } = await import('../util/stdin.js');
   if (bodyArg !== undefined && bodyFile !== undefined) throw new UsageError('Give the body as an argument or --body-file, not both.');
-  if (bodyFile !== undefined && bodyFile !== '-') {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      // Editors end files with a newline; it is not part of the message (same as stdin below).
-      return (await readFile(bodyFile, 'utf8')).replace(/\r?\n$/, '');
-    } catch (err) {
-      throw new UsageError(`Cannot read --body-file ${bodyFile}: ${(err as Error).message}`);
-    }
-  }
+  const { readFileText, readStdinText } = await import('../util/text-input.js');
+  if (bodyFile !== undefined) return readFileText(ctx, bodyFile, '--body-file');
   if (bodyArg !== undefined && bodyArg !== '-') return bodyArg;
-  if (bodyArg === undefined && bodyFile === undefined && ctx.io.stdin.isTTY) {
+  if (bodyArg === undefined && ctx.io.stdin.isTTY) {
     throw new UsageError('No message body: pass it as an argument, with --body-file, or on stdin.');
   }
-  return (await readAll(ctx.io.stdin, ctx.signal)).replace(/\r?\n$/, '');
+  return readStdinText(ctx);
 }
 
 export function registerSend(program: Command, act: Act): void {
