@@ -12,7 +12,6 @@ import { Clock } from '../../src/sandbox/clock.js';
 import { SandboxContext } from '../../src/sandbox/context.js';
 import { seedWorld, type SeededCredentials } from '../../src/sandbox/seed.js';
 import { findPrincipal } from '../../src/sandbox/http/principal.js';
-import { ProblemError } from '../../src/sandbox/http/problem.js';
 import { sendPatientMessage, senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
 import { createPatient, deletePatient } from '../../src/sandbox/domain/patients.js';
 import { startDeliveryWorker } from '../../src/sandbox/workers/delivery.js';
@@ -32,6 +31,7 @@ import {
 import { createCampaign, updateCampaign } from '../../src/sandbox/domain/campaigns-edit.js';
 import { addRecipients, removeRecipients } from '../../src/sandbox/domain/campaigns-recipients.js';
 import { RECIPIENT_STATUSES } from '../../src/types/api.js';
+import { problemOf } from '../helpers/problems.js';
 
 let sb: SandboxContext;
 let creds: SeededCredentials;
@@ -63,15 +63,6 @@ function campaignWith(n: number, fields: Record<string, unknown> = {}): Campaign
   const c = createCampaign(sb, sender(), { name: 'C', body: 'Hello', ...fields });
   addRecipients(sb, c, { patient_ids: patients(n).map((p) => p.id) });
   return c;
-}
-function problemOf(fn: () => unknown): ProblemError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a problem');
 }
 
 describe('counts', () => {

@@ -11,10 +11,10 @@ import {
   MAX_IMPORT_ROWS,
   parseImportBody,
 } from '../../src/sandbox/domain/imports.js';
-import { ProblemError } from '../../src/sandbox/http/problem.js';
 import { startImportRunner } from '../../src/sandbox/workers/import-runner.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
 import type { PatientImport } from '../../src/types/api.js';
+import { problemOf } from '../helpers/problems.js';
 
 let sb: SandboxContext;
 let creds: SeededCredentials;
@@ -25,15 +25,6 @@ beforeEach(() => {
 
 const row = (n: number, fields: Record<string, unknown>) => ({ row: n, first_name: 'Pat', last_name: `Row${n}`, ...fields });
 
-function problemOf(fn: () => unknown): ProblemError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ProblemError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProblemError');
-}
 
 describe('parseImportBody', () => {
   it('keeps the client row numbers and defaults missing ones to the position', () => {
