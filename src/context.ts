@@ -76,9 +76,14 @@ export class Context {
     return (await this.config()).profile(await this.profileName());
   }
 
-  /** --base-url, then MSGCTL_BASE_URL, then the profile's. */
+  /** --base-url, then MSGCTL_BASE_URL, then the profile's; null when none is configured. */
+  async configuredBaseUrl(): Promise<string | null> {
+    return this.opts.baseUrl || this.env.MSGCTL_BASE_URL || (await this.profile())?.base_url || null;
+  }
+
+  /** The base URL to use; a usage error (with the ways to set one) when none is configured. */
   async baseUrl(): Promise<string> {
-    const url = this.opts.baseUrl || this.env.MSGCTL_BASE_URL || (await this.profile())?.base_url;
+    const url = await this.configuredBaseUrl();
     if (!url) {
       throw new UsageError('No API base URL is configured.', [
         'Pass --base-url https://…/v1, set MSGCTL_BASE_URL, or store one in a profile (`msgctl auth set-key --base-url …`).',
@@ -86,6 +91,11 @@ export class Context {
       ]);
     }
     return url;
+  }
+
+  /** How phone numbers without a country code are read: --region, then the profile's, then US. */
+  async region(flag?: string): Promise<string> {
+    return flag ?? (await this.profile())?.region ?? 'US';
   }
 
   credential(): Promise<ResolvedCredential | null> {

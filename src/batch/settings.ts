@@ -46,7 +46,7 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
   if (template.trim() === '') throw new UsageError('--template is empty.');
 
   const profile = await ctx.profile();
-  const region = flags.region ?? profile?.region ?? 'US';
+  const region = await ctx.region(flags.region);
   if (!isSupportedRegion(region)) throw new UsageError(`--region "${region}" is not a known region code (e.g. US, CA, GB).`);
   const from = flags.from ?? profile?.default_from;
   if (from !== undefined) {

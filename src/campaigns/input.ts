@@ -46,7 +46,7 @@ export async function readCampaignBody(ctx: Context, body: string | undefined, b
 export async function normaliseFrom(ctx: Context, from: string | undefined): Promise<string | undefined> {
   if (from === undefined) return undefined;
   const { normalizePhone } = await import('../util/phone.js');
-  const result = normalizePhone(from, (await ctx.profile())?.region ?? 'US');
+  const result = normalizePhone(from, await ctx.region());
   if (!result.ok) throw new UsageError(`--from "${from}": ${result.reason}`);
   return result.e164;
 }

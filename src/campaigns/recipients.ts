@@ -53,7 +53,7 @@ const addFields: Column<AddSummary>[] = [
 export async function addRecipients(ctx: Context, id: string, flags: { patient?: string[]; csv?: string; region?: string }): Promise<number> {
   const path = campaignPath(id, '/recipients');
   const given = flags.patient ? patientIds(flags.patient) : null;
-  const region = flags.region ?? (await ctx.profile())?.region ?? 'US';
+  const region = await ctx.region(flags.region);
   const client = await ctx.client();
   const summary: AddSummary = { campaign_id: id.toLowerCase(), added: 0, already_present: 0, not_found: [], unresolved: [], campaign: null };
   /** Patient id → CSV row, to name the row of an id the service does not know. */

@@ -51,7 +51,7 @@ export function registerAuth(program: Command, act: Act): void {
         const profileName = await ctx.profileName();
         const profile = await ctx.profile();
         const resolved = await ctx.credential();
-        const baseUrl = ctx.opts.baseUrl || ctx.env.MSGCTL_BASE_URL || profile?.base_url || null;
+        const baseUrl = await ctx.configuredBaseUrl();
         const info: Record<string, unknown> = {
           profile: profileName,
           base_url: baseUrl,

@@ -49,7 +49,7 @@ async function patientInputFromFlags(ctx: Context, flags: PatientFlags): Promise
   }
   if (flags.phone !== undefined) {
     const { normalizePhone } = await import('../util/phone.js');
-    const region = flags.region ?? (await ctx.profile())?.region ?? 'US';
+    const region = await ctx.region(flags.region);
     const r = normalizePhone(flags.phone, region);
     if (!r.ok) throw new UsageError(`--phone "${flags.phone}": ${r.reason}`);
     input.phone = r.e164;
@@ -104,7 +104,7 @@ export function registerPatients(program: Command, act: Act): void {
         if (flags.mrn !== undefined) query.mrn = requireText(flags.mrn, '--mrn');
         if (flags.phone !== undefined) {
           const { normalizePhone } = await import('../util/phone.js');
-          const r = normalizePhone(flags.phone, flags.region ?? (await ctx.profile())?.region ?? 'US');
+          const r = normalizePhone(flags.phone, await ctx.region(flags.region));
           if (!r.ok) throw new UsageError(`--phone "${flags.phone}": ${r.reason}`);
           query.phone = r.e164;
         }

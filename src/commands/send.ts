@@ -78,7 +78,7 @@ export function registerSend(program: Command, act: Act): void {
           body,
           channel: flags.channel,
           from: flags.from ?? profile?.default_from,
-          region: flags.region ?? profile?.region ?? 'US',
+          region: await ctx.region(flags.region),
           firstName: flags.firstName,
           lastName: flags.lastName,
           dob: flags.dob,

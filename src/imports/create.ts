@@ -45,7 +45,7 @@ interface Plan {
 
 export async function runImportCreate(ctx: Context, file: string, flags: CreateFlags): Promise<number> {
   await keepHeapSmall();
-  const region = flags.region ?? (await ctx.profile())?.region ?? 'US';
+  const region = await ctx.region(flags.region);
   if (!isSupportedRegion(region)) {
     throw new UsageError(`--region "${region}" is not a region code msgctl knows`, ['Use a two-letter country code such as US, CA or GB.']);
   }

@@ -64,7 +64,7 @@ export async function listConversations(ctx: Context, flags: ConversationListFla
   }
   if (flags.phoneNumber !== undefined) {
     const { normalizePhone } = await import('../util/phone.js');
-    const r = normalizePhone(flags.phoneNumber, (await ctx.profile())?.region ?? 'US');
+    const r = normalizePhone(flags.phoneNumber, await ctx.region());
     if (!r.ok) throw new UsageError(`--phone-number "${flags.phoneNumber}": ${r.reason}`);
     query.phone_number = r.e164;
   }
