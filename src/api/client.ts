@@ -4,7 +4,6 @@
  * Commands call get/post/patch/delete/paginate and never touch HTTP.
  */
 import { request, type Dispatcher } from 'undici';
-import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from './errors.js';
 import {
   backoffDelayMs,
@@ -68,10 +67,6 @@ export class ApiClient {
 
   get baseUrl(): URL {
     return this.opts.baseUrl;
-  }
-
-  newIdempotencyKey(): string {
-    return randomUUID();
   }
 
   async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {

@@ -6,6 +6,7 @@
 import type { Output } from '../output/output.js';
 import type { FinalOutcome } from './journal.js';
 import type { RowOutcome } from './outcome.js';
+import { cell } from '../output/output.js';
 
 export interface RowLine {
   row: number;
@@ -33,17 +34,14 @@ export function formatLine(out: Output, line: RowLine): string | null {
   if (out.mode === 'json') return JSON.stringify(line) + '\n';
   if (out.mode === 'plain') {
     const what = line.message_id ?? line.code ?? '';
-    return [line.row, line.outcome + (line.already_done ? ' (earlier run)' : ''), what, oneLine(line.detail ?? '')].join('\t') + '\n';
+    return [line.row, line.outcome + (line.already_done ? ' (earlier run)' : ''), what, cell(line.detail)].join('\t') + '\n';
   }
   // On a terminal, invalid rows were listed before sending, and sent rows show on the progress bar.
   if (line.outcome === 'sent' || line.outcome === 'invalid' || line.already_done) return null;
   const retry = line.retryable ? '; a re-run retries it' : '';
-  return `row ${line.row}: ${line.outcome}${line.code ? ` (${line.code})` : ''}${line.detail ? `: ${oneLine(line.detail)}` : ''}${retry}\n`;
+  return `row ${line.row}: ${line.outcome}${line.code ? ` (${line.code})` : ''}${line.detail ? `: ${cell(line.detail)}` : ''}${retry}\n`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ');
-}
 
 export class Tally {
   sent = 0;

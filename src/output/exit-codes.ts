@@ -35,6 +35,6 @@ export function exitCodeForStatus(status: number, code?: string): ExitCode {
   if (status === 422) return ExitCode.Validation;
   if (status === 429) return ExitCode.RateLimited;
   if (status >= 500) return ExitCode.Unavailable;
-  if (status === 400) return ExitCode.Failure;
+  // 400 and anything unlisted: "other failure".
   return ExitCode.Failure;
 }
