@@ -1,0 +1,53 @@
+/**
+ * What `npm pack` ships, from a clean checkout (no dist/ yet): prepack must
+ * build the code, and only what users run may go in — no source maps (they
+ * carry the whole TypeScript source), sources, tests, fixtures or tooling.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const scratch = mkdtempSync(join(tmpdir(), 'msgctl-pack-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A copy of the tracked files only, as a fresh clone would have them. */
+function cleanCheckout(): string {
+  const dir = join(scratch, 'checkout');
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of tracked) {
+    if (!existsSync(join(root, file))) continue; // deleted in the working tree, not yet committed
+    cpSync(join(root, file), join(dir, file), { recursive: true });
+  }
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'junction');
+  return dir;
+}
+
+describe('npm pack', () => {
+  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', () => {
+    const dir = cleanCheckout();
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_loglevel: 'error' },
+    });
+    const [result] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
+    const files = result!.files.map((f) => f.path);
+
+    for (const needed of ['bin/msgctl.js', 'dist/cli.js', 'dist/version.js', 'dist/root-help.js', 'README.md', 'package.json']) {
+      expect(files, needed).toContain(needed);
+    }
+    expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
+    expect(files.some((f) => f.startsWith('docs/'))).toBe(true);
+    expect(files.some((f) => f.startsWith('examples/'))).toBe(true);
+    const unexpected = files.filter(
+      (f) => f.endsWith('.map') || f.endsWith('.ts') || /^(src|test|bench|scripts|\.ci)\//.test(f) || f.includes('fixtures'),
+    );
+    expect(unexpected).toEqual([]);
+    expect(files.every((f) => /^(bin|dist|docs|examples)\//.test(f) || ['README.md', 'package.json', 'LICENSE'].includes(f))).toBe(true);
+  }, 120_000);
+});
