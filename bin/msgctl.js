@@ -3,6 +3,8 @@
 // (dist/version.js, dist/root-help.js, written at build time from the real
 // command tree) without loading it: they are what install checks, scripts and
 // newcomers run most, and commander alone costs more start-up than they should.
+import './check-node.js';
+
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { VERSION } = await import('../dist/version.js');

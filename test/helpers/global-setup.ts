@@ -13,7 +13,7 @@ export default function setup() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bin'), { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', join(dir, 'dist')], { cwd: root, stdio: 'inherit' });
-  cpSync(join(root, 'bin/msgctl.js'), join(dir, 'bin/msgctl.js'));
+  cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
   process.env.MSGCTL_TEST_BIN = join(dir, 'bin/msgctl.js');
   return () => rmSync(dir, { recursive: true, force: true });
 }
