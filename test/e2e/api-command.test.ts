@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
-import { run } from '../../src/cli.js';
+import { run } from '../../src/cli/cli.js';
 import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();

@@ -13,7 +13,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { campaignTable } from '../../src/sandbox/domain/campaigns.js';
-import type { Campaign } from '../../src/types/api.js';
+import type { Campaign } from '../../src/contract/api.js';
 
 // Slow interval and normal time: a started campaign stays running for the whole file.
 const sandbox = useSandbox();

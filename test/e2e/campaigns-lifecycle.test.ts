@@ -14,7 +14,7 @@ import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { campaignTable, campaignView } from '../../src/sandbox/domain/campaigns.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
-import type { Campaign, CampaignCounts, CampaignRecipient, RecipientStatus } from '../../src/types/api.js';
+import type { Campaign, CampaignCounts, CampaignRecipient, RecipientStatus } from '../../src/contract/api.js';
 
 const sandbox = useSandbox({ timeScale: 0.01 });
 const env = () => sandboxEnv(sandbox.current);

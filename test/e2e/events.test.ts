@@ -5,7 +5,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { staffWorld } from '../helpers/staff-world.js';
 import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
-import { generateWebhookSecret, signatureHeaders, verify } from '../../src/webhooks/signature.js';
+import { generateWebhookSecret, signatureHeaders, verify } from '../../src/cli/webhooks/signature.js';
 import { webhookEndpoints } from '../../src/sandbox/domain/webhooks.js';
 import { webhookDeliveries } from '../../src/sandbox/domain/events.js';
 

@@ -4,7 +4,7 @@
  */
 import type { SandboxContext } from '../../src/sandbox/context.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
-import type { Channel, DeliveryStatus } from '../../src/types/api.js';
+import type { Channel, DeliveryStatus } from '../../src/contract/api.js';
 
 export type From = 'patient' | { kind: 'staff' | 'api_key'; id: string; name: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, secretKey, sign, signatureHeaders, verify } from '../../src/webhooks/signature.js';
+import { generateWebhookSecret, secretKey, sign, signatureHeaders, verify } from '../../src/cli/webhooks/signature.js';
 
 // The published Standard Webhooks example: proves interoperability, not just self-consistency.
 const VECTOR = {

@@ -12,7 +12,7 @@
  * `not_processed`, so `results` always holds one outcome per submitted row.
  */
 import { randomBytes } from 'node:crypto';
-import type { FieldError, ImportRowOutcome, ImportStatus, PatientImport } from '../../types/api.js';
+import type { FieldError, ImportRowOutcome, ImportStatus, PatientImport } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxStore } from '../store/store.js';
 import { FieldErrors } from '../http/problem.js';

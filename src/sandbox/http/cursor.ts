@@ -4,7 +4,7 @@
  * belongs to, base64url-encoded. Positions, not offsets, so a retried page
  * never skips or repeats a record while new ones arrive. Valid for 24 hours.
  */
-import { LIMITS } from '../../types/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { problems } from './problem.js';
 import { queryParam, type ApiRequest } from './route.js';

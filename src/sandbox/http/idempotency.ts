@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
-import { LIMITS } from '../../types/api.js';
+import { LIMITS } from '../../contract/api.js';
 import { ProblemError, problems } from './problem.js';
 import type { ApiResult } from './route.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../../cli/util/ids.js';
 
 
 export function fingerprint(method: string, path: string, body: unknown): string {

@@ -3,7 +3,7 @@
  * error handler renders it with the request id. `type` links to the docs page
  * describing the code.
  */
-import type { FieldError } from '../../types/api.js';
+import type { FieldError } from '../../contract/api.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone',

@@ -1,0 +1,108 @@
+/**
+ * The commander tree. Only command definitions load here; handlers import
+ * their heavy modules (API client, CSV, prompts, sandbox) when they run, so
+ * `msgctl --help` stays close to bare Node start-up.
+ */
+import { Command, Option } from 'commander';
+import { VERSION } from './version.js';
+import { retryCount, timeoutSeconds, type Act } from './commands/kit.js';
+import { registerAuth } from './commands/auth.js';
+import { registerLogin } from './commands/login.js';
+import { registerOrg } from './commands/org.js';
+import { registerSend } from './commands/send.js';
+import { registerPatients } from './commands/patients.js';
+import { registerMessages } from './commands/messages.js';
+import { registerConversations } from './commands/conversations.js';
+import { registerCampaigns } from './commands/campaigns.js';
+import { registerImports } from './commands/imports.js';
+import { registerMe } from './commands/me.js';
+import { registerExports } from './commands/exports.js';
+import { registerEvents } from './commands/events.js';
+import { registerConversationScoped } from './commands/conversation-scoped.js';
+import { registerStaff } from './commands/staff.js';
+import { registerApi } from './commands/api.js';
+import { registerSandbox } from './commands/sandbox/command.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerReference } from './commands/reference.js';
+
+/**
+ * A top-level command whose subcommands are not built: enough for the root
+ * `msgctl --help` (which lists only top-level commands), at a fraction of the
+ * start-up cost of the whole tree. Anything called on a would-be subcommand
+ * is absorbed by a chainable no-op.
+ */
+class TopLevelOnly extends Command {
+  override command(): any {
+    return IGNORED;
+  }
+}
+class RootOfTopLevelOnly extends Command {
+  override createCommand(name?: string): Command {
+    return new TopLevelOnly(name);
+  }
+}
+const IGNORED: any = new Proxy(function ignored() {}, {
+  get: () => IGNORED,
+  apply: () => IGNORED,
+});
+
+export interface BuildOptions {
+  /** Build only the top level (for the root help); subcommands are skipped. */
+  topLevelOnly?: boolean;
+}
+
+export function buildProgram(act: Act, options: BuildOptions = {}): Command {
+  const program = (options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'))
+    .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
+    .version(VERSION, '-V, --version', 'print the msgctl version')
+    .helpOption('-h, --help', 'show help for a command')
+    .option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)')
+    .option('--base-url <url>', 'API base URL including /v1 (env MSGCTL_BASE_URL)')
+    .option('--json', 'print JSON Lines on stdout: one API object per line', false)
+    .option('--verbose', 'log each request (method, path, status, duration, request id) on stderr', false)
+    .option('--quiet', 'print nothing but results and errors', false)
+    .option('--no-color', 'disable colour (also honours NO_COLOR)')
+    .addOption(
+      new Option('--timeout <seconds>', 'give up on one request attempt after this long')
+        .argParser(timeoutSeconds)
+        .default(30),
+    )
+    .addOption(
+      new Option('--retries <n>', 'retries after 429, 5xx or connection failures')
+        .argParser(retryCount)
+        .default(4),
+    )
+    .showSuggestionAfterError(true);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  msgctl sandbox --write-profile            # start a local sandbox (another terminal)
+  msgctl --profile sandbox send --to "(555) 555-0123" "Your results are ready"
+  msgctl messages list --after 2026-11-01 --all --json | jq .body
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validation,
+7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
+  );
+
+  registerLogin(program, act);
+  registerAuth(program, act);
+  registerOrg(program, act);
+  registerSend(program, act);
+  registerPatients(program, act);
+  registerMessages(program, act);
+  registerConversations(program, act);
+  registerCampaigns(program, act);
+  registerImports(program, act);
+  registerMe(program, act);
+  registerExports(program, act);
+  registerEvents(program, act);
+  // After messages/conversations: adds subcommands to those groups.
+  registerConversationScoped(program, act);
+  registerStaff(program, act);
+  registerApi(program, act);
+  registerSandbox(program, act);
+  registerCompletion(program, act);
+  registerReference(program, act);
+  return program;
+}
