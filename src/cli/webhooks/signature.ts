@@ -1,6 +1,7 @@
 /**
- * Standard Webhooks signatures, written once for both sides: the sandbox signs
- * every delivery and `msgctl events listen` verifies them.
+ * Standard Webhooks signatures as `msgctl events listen` verifies them. The
+ * sandbox signs with its own code (src/sandbox/webhooks/signing.ts); each side
+ * is tested against the `standardwebhooks` package, not against the other.
  *
  * - secret: `whsec_` + base64 of random bytes; the HMAC key is the decoded bytes.
  * - signed content: `{webhook-id}.{webhook-timestamp}.{raw body}`.
@@ -10,7 +11,7 @@
  *   from the receiver's clock are refused, so a captured request cannot be
  *   replayed later.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
@@ -18,10 +19,6 @@ export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 export const HEADER_ID = 'webhook-id';
 export const HEADER_TIMESTAMP = 'webhook-timestamp';
 export const HEADER_SIGNATURE = 'webhook-signature';
-
-export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64');
-}
 
 /** The HMAC key of a secret; throws on anything that is not `whsec_<base64>`. */
 export function secretKey(secret: string): Buffer {
@@ -34,19 +31,9 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
-export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
+function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
-}
-
-/** The three headers of one delivery attempt. */
-export function signatureHeaders(secret: string, id: string, body: string, nowMs = Date.now()): Record<string, string> {
-  const timestamp = Math.floor(nowMs / 1000);
-  return {
-    [HEADER_ID]: id,
-    [HEADER_TIMESTAMP]: String(timestamp),
-    [HEADER_SIGNATURE]: sign(secret, id, timestamp, body),
-  };
 }
 
 export type VerifyFailure =

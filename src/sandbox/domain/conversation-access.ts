@@ -14,14 +14,14 @@
 import type { SandboxContext } from '../context.js';
 import { ProblemError, problems } from '../http/problem.js';
 import type { ApiRequest } from '../http/route.js';
-import { looksLikeUuid } from '../../cli/util/ids.js';
+import { isUuid } from '../validation/formats.js';
 import type { ConversationRecord, MessageRecord } from './records.js';
 import { isParticipant } from './participants.js';
 
 /** A path parameter that must be a UUID (§4.9: "Path parameters are UUIDs"). */
 export function uuidParam(req: ApiRequest, name: string): string {
   const value = req.params[name] ?? '';
-  if (!looksLikeUuid(value)) throw problems.invalidRequest(`${name} must be a UUID (got "${value}").`);
+  if (!isUuid(value)) throw problems.invalidRequest(`${name} must be a UUID (got "${value}").`);
   return value.toLowerCase();
 }
 

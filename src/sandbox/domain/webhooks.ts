@@ -6,7 +6,7 @@
  * once, when the endpoint is created.
  */
 import type { SandboxContext } from '../context.js';
-import { generateWebhookSecret } from '../../cli/webhooks/signature.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
 
 import { EVENT_TYPES, type EventType } from '../../contract/api.js';
 
@@ -60,7 +60,7 @@ export function createWebhookEndpoint(
     ...owner,
     url,
     events,
-    secret: generateWebhookSecret(),
+    secret: newWebhookSecret(),
     created_at: sb.clock.iso(),
     seq: sb.store.nextSeq(),
   });

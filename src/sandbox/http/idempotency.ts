@@ -10,7 +10,7 @@ import type { SandboxContext } from '../context.js';
 import { LIMITS } from '../../contract/api.js';
 import { ProblemError, problems } from './problem.js';
 import type { ApiResult } from './route.js';
-import { looksLikeUuid } from '../../cli/util/ids.js';
+import { isUuid } from '../validation/formats.js';
 
 
 export function fingerprint(method: string, path: string, body: unknown): string {
@@ -37,7 +37,7 @@ export async function withIdempotency(
   run: () => Promise<ApiResult>,
 ): Promise<ApiResult> {
   if (!keyHeader) throw problems.invalidRequest('This request requires an Idempotency-Key header (a UUID).');
-  if (!looksLikeUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
+  if (!isUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
   const id = `${scope}:${keyHeader.toLowerCase()}`;
   const table = sb.db.idempotency;
   const now = sb.clock.now();
