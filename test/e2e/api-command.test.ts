@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { run } from '../../src/cli/cli.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
@@ -123,11 +122,11 @@ describe('msgctl api writes', () => {
   });
 
   it('a POST whose connection drops after it was handled is retried with the same key and creates once', async () => {
-    injectFaults(sandbox.current.sb, { reset: true, method: 'POST', path: '/patients' });
-    const before = apiRequests(sandbox.current.sb).length;
+    sandbox.current.testing.injectFaults({ reset: true, method: 'POST', path: '/patients' });
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['api', 'POST', '/patients', '-f', 'first_name=Rae', '-f', 'last_name=Reset', '-f', 'email=rae.reset@example.com'], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);
-    const posts = apiRequests(sandbox.current.sb).slice(before).filter((q) => q.method === 'POST');
+    const posts = sandbox.current.testing.requests().slice(before).filter((q) => q.method === 'POST');
     expect(posts.length).toBe(2);
     expect(posts[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(posts[1]!.idempotencyKey).toBe(posts[0]!.idempotencyKey);
@@ -178,11 +177,11 @@ describe('msgctl api errors', () => {
   });
 
   it('429 after the retries exits 7, 503 after the retries exits 8', async () => {
-    injectFaults(sandbox.current.sb, { status: 429, retryAfter: 0, path: '/organization' }, { status: 429, retryAfter: 0, path: '/organization' });
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 0, path: '/organization' }, { status: 429, retryAfter: 0, path: '/organization' });
     const limited = await msgctl(['api', 'GET', '/organization', '--retries', '1'], { env: env() });
     expect(limited.exitCode).toBe(7);
     expect(limited.stderr).toMatch(/rate_limited/);
-    injectFaults(sandbox.current.sb, { status: 503, path: '/organization' }, { status: 503, path: '/organization' });
+    sandbox.current.testing.injectFaults({ status: 503, path: '/organization' }, { status: 503, path: '/organization' });
     const down = await msgctl(['api', 'GET', '/organization', '--retries', '1'], { env: env() });
     expect(down.exitCode).toBe(8);
   });
@@ -196,9 +195,9 @@ describe('msgctl api errors', () => {
     [['api', 'POST', '/patients', '--input', '-'], /not JSON/],
     [['api', 'TRACE', '/organization'], /Allowed: GET, POST/],
   ])('%j is a usage error (exit 2) and sends nothing', async (args, message) => {
-    const sent = apiRequests(sandbox.current.sb).length;
+    const sent = sandbox.current.testing.requests().length;
     const r = await msgctl(args, { env: env(), input: '{not json' });
-    expect(apiRequests(sandbox.current.sb).length).toBe(sent);
+    expect(sandbox.current.testing.requests().length).toBe(sent);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');

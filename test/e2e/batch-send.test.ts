@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-batch-'));
-const posts = () => apiRequests(sb()).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+const posts = () => sandbox.current.testing.requests().filter((q) => q.method === 'POST' && q.path === '/patient-messages');
 const withBody = (body: string) => sb().db.messages.filter((m) => m.body === body);
 const messagesTagged = (tag: string) => sb().db.messages.filter((m) => m.body.includes(`(ref ${tag}-`));
 
@@ -200,7 +199,7 @@ describe('msgctl send --csv', () => {
     const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--concurrency', '1', '--json'];
     const before = posts().length;
     // The first send is rate limited for 2 s: Ctrl-C arrives while the batch waits on it.
-    injectFaults(sb(), { status: 429, retryAfter: 2, method: 'POST', path: '/patient-messages' });
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 2, method: 'POST', path: '/patient-messages' });
     const child = execa(process.execPath, [binPath(), ...args], { env, extendEnv: false, reject: false });
     for (let waited = 0; posts().length === before; waited += 20) {
       if (waited > 20_000) throw new Error('the batch never sent');

@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
-import { apiRequests } from '../../src/sandbox/routes/faults.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
 import { addConversation, addMessage, patientByMrn, staffSender } from './messages.fixtures.js';
 
@@ -109,12 +108,12 @@ describe('conversations list/get', () => {
     expect(other.exitCode).toBe(4);
     expect(other.stderr).toMatch(/not_found/);
     expect((await msgctl(['conversations', 'get', randomUUID()], { env: env() })).exitCode).toBe(4);
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     expect((await msgctl(['conversations', 'get', 'abc'], { env: env() })).exitCode).toBe(2);
     expect((await msgctl(['conversations', 'list', '--patient', 'ada'], { env: env() })).exitCode).toBe(2);
     expect((await msgctl(['conversations', 'list', '--phone-number', '12'], { env: env() })).exitCode).toBe(2);
     expect((await msgctl(['conversations', 'list', '--channel', 'fax'], { env: env() })).exitCode).toBe(2);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
   });
 });
 
@@ -125,10 +124,10 @@ describe('conversations list while messages arrive', () => {
     const sb = sandbox.current.sb;
     const all = sb.db.conversations.filter((x) => x.type === 'patient' && x.orgId === sandbox.current.credentials.organization_id && !!x.last_message_at);
     expect(all.length).toBeGreaterThan(50);
-    const requestsBefore = apiRequests(sb).length;
+    const requestsBefore = sandbox.current.testing.requests().length;
     let done = false;
     const writer = (async () => {
-      while (!done && apiRequests(sb).length < requestsBefore + 2) await new Promise((r) => setTimeout(r, 1));
+      while (!done && sandbox.current.testing.requests().length < requestsBefore + 2) await new Promise((r) => setTimeout(r, 1));
       // Bring conversations from the bottom of the list to the top, one after another.
       const oldestFirst = [...all].sort((a, b) => a.last_message_at!.localeCompare(b.last_message_at!));
       for (let i = 0; !done && i < oldestFirst.length; i++) {

@@ -4,7 +4,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 import { importTable } from '../../src/sandbox/domain/imports.js';
 import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 
@@ -13,7 +12,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/csv/${name}
 let sandbox: RunningSandbox;
 beforeEach(async () => {
   // A fresh world per test: the same file imported twice into one sandbox would be replayed.
-  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0 });
+  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0, recordRequests: true });
 });
 afterEach(async () => sandbox.close());
 
@@ -164,7 +163,7 @@ describe('refused before anything is sent', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
-    expect(apiRequests(sandbox.sb)).toEqual([]);
+    expect(sandbox.testing.requests()).toEqual([]);
   });
 
   it('refuses an unknown --region and an oversized --chunk-size', async () => {
@@ -173,7 +172,7 @@ describe('refused before anything is sent', () => {
     expect(region.stderr).toContain('--region "ZZ"');
     const chunk = await run(['imports', 'create', fixture('roster-messy.csv'), '--chunk-size', '5001']);
     expect(chunk.exitCode).toBe(2);
-    expect(apiRequests(sandbox.sb)).toEqual([]);
+    expect(sandbox.testing.requests()).toEqual([]);
   });
 
   it('dry run: every row on stdout, exit 2 when some are invalid, nothing sent', async () => {
@@ -186,7 +185,7 @@ describe('refused before anything is sent', () => {
       first_name: 'Ava', last_name: 'Marsh', date_of_birth: '1985-12-10', phone: '+15555550101', email: 'ava.marsh@example.com', mrn: 'MRN-1001',
     });
     expect(r.stderr).toContain('13 rows: 8 valid, 5 invalid. Dry run: nothing was sent.');
-    expect(apiRequests(sandbox.sb)).toEqual([]);
+    expect(sandbox.testing.requests()).toEqual([]);
   });
 
   it('dry run of a clean file exits 0; --map changes which rows are valid', async () => {
@@ -195,7 +194,7 @@ describe('refused before anything is sent', () => {
     const mapped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--json', '--map', 'Email=ignore']);
     const row13 = jsonLines(mapped.stdout).find((o) => o.row === 13);
     expect(row13).toMatchObject({ outcome: 'invalid', errors: [{ column: 'Mobile Phone', code: 'required' }] });
-    expect(apiRequests(sandbox.sb)).toEqual([]);
+    expect(sandbox.testing.requests()).toEqual([]);
   });
 
   it('a file whose rows are all invalid sends nothing and exits 2', async () => {
@@ -205,6 +204,6 @@ describe('refused before anything is sent', () => {
     const r = await run(['imports', 'create', file, '--wait']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('No valid rows: nothing was sent.');
-    expect(apiRequests(sandbox.sb)).toEqual([]);
+    expect(sandbox.testing.requests()).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, isolatedEnv, jsonLines } from '../helpers/cli.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
-import { apiRequests } from '../../src/sandbox/routes/faults.js';
 import type { MessageRecord } from '../../src/sandbox/domain/records.js';
 import { addConversation, addMessage, keySender, patientByMrn, staffSender } from './messages.fixtures.js';
 
@@ -212,11 +211,11 @@ describe('messages list: refusals', () => {
     [['--after', '7d', '--follow', '--before', 'now'], /cannot be combined with --before/],
     [['--after', '7d', '--follow', '--group-by', 'conversation'], /drop --group-by conversation/],
   ])('refuses %j locally with exit 2 and sends nothing', async (args, message) => {
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['messages', 'list', ...args], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
   });
 
   it('accepts today, yesterday and ages', async () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
-import { apiRequests } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
@@ -60,11 +59,11 @@ describe('msgctl patients create: create or match', () => {
     [['--first-name', 'X', '--last-name', 'Y', '--phone', '5555550143', '--dob', '1990-02-30'], /--dob "1990-02-30"/],
     [['--first-name', 'X', '--phone', '5555550143'], /required option '--last-name/],
   ])('refuses %j locally with exit 2 and no request', async (flags, message) => {
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['patients', 'create', ...flags], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
   });
 });
 
@@ -129,11 +128,11 @@ describe('msgctl patients list / get / update / delete', () => {
 
   it('delete without --yes and without a terminal exits 2 and deletes nothing', async () => {
     const id = patient('Grace').id;
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['patients', 'delete', id], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--yes/);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
     expect(db().patients.get(id)!.deleted_at).toBeNull();
   });
 

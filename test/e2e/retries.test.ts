@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;
@@ -16,16 +15,16 @@ const withBody = (body: string) => sb().db.messages.filter((m) => m.body === bod
 
 /** Runs a send and returns the result with the POST attempts the sandbox saw for it. */
 async function send(body: string, extra: string[] = []) {
-  const from = apiRequests(sb()).length;
+  const from = sandbox.current.testing.requests().length;
   const started = Date.now();
   const r = await msgctl([...extra, 'send', '--to', ada().id, body, '--json'], { env: sandboxEnv(sandbox.current) });
-  const attempts = apiRequests(sb()).slice(from).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+  const attempts = sandbox.current.testing.requests().slice(from).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
   return { ...r, attempts, elapsedMs: Date.now() - started };
 }
 
 describe('retries keep a send exactly-once', () => {
   it('retries 503s with the same Idempotency-Key: one message', async () => {
-    injectFaults(sb(), { status: 503, method: 'POST' }, { status: 503, method: 'POST' });
+    sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 503, method: 'POST' });
     const r = await send('After two 503s');
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.attempts.map((a) => a.fault)).toEqual(['status', 'status', null]);
@@ -37,7 +36,7 @@ describe('retries keep a send exactly-once', () => {
   });
 
   it('waits out a 429\'s Retry-After, then retries with the same key: one message', async () => {
-    injectFaults(sb(), { status: 429, retryAfter: 1, method: 'POST' });
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 1, method: 'POST' });
     const r = await send('After a 429');
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.attempts.map((a) => a.fault)).toEqual(['status', null]);
@@ -47,7 +46,7 @@ describe('retries keep a send exactly-once', () => {
   });
 
   it('replays after a connection reset that happened after the send was stored: one message', async () => {
-    injectFaults(sb(), { reset: true, method: 'POST' });
+    sandbox.current.testing.injectFaults({ reset: true, method: 'POST' });
     const r = await send('Answer lost');
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.attempts.map((a) => a.fault)).toEqual(['reset', null]);
@@ -59,7 +58,7 @@ describe('retries keep a send exactly-once', () => {
   });
 
   it('gives up with exit 8 when 503s outlast --retries, storing nothing', async () => {
-    injectFaults(sb(), ...[1, 2, 3].map(() => ({ status: 503 as const, method: 'POST' })));
+    sandbox.current.testing.injectFaults(...[1, 2, 3].map(() => ({ status: 503 as const, method: 'POST' })));
     const r = await send('Never stored', ['--retries', '2']);
     expect(r.exitCode).toBe(8);
     expect(r.attempts).toHaveLength(3);
@@ -69,7 +68,7 @@ describe('retries keep a send exactly-once', () => {
 
   it('--verbose logs every attempt and retry reason, never the key or the body', async () => {
     const body = 'Confidential lab result 4711';
-    injectFaults(sb(), { status: 503, method: 'POST' }, { status: 429, retryAfter: 1, method: 'POST' });
+    sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 429, retryAfter: 1, method: 'POST' });
     const r = await send(body, ['--verbose']);
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('[verbose] POST /v1/patient-messages'));

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;
@@ -63,10 +62,10 @@ describe('verbose logging', () => {
 
 describe('filters and bodies', () => {
   it('refuses an empty --mrn locally, and the sandbox refuses an empty filter', async () => {
-    const before = apiRequests(sb()).length;
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['patients', 'list', '--mrn', ''], { env: sandboxEnv(sandbox.current) });
     expect(r.exitCode).toBe(2);
-    expect(apiRequests(sb()).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
     const res = await fetch(`${sandbox.current.baseUrl}/patients?phone=`, {
       headers: { authorization: `Bearer ${sandbox.current.credentials.api_key}` },
     });
@@ -102,7 +101,7 @@ describe('interrupts and waits', () => {
   });
 
   it('says when to retry after a Retry-After longer than it waits (exit 7)', async () => {
-    injectFaults(sb(), { status: 429, retryAfter: 400, method: 'GET', path: '/organization' });
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 400, method: 'GET', path: '/organization' });
     const r = await msgctl(['org'], { env: sandboxEnv(sandbox.current) });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toMatch(/retry after: 400 s/);
@@ -113,7 +112,7 @@ describe('idempotency', () => {
   it('answers a concurrent duplicate with idempotency_request_in_progress (exit 5), and sends once', async () => {
     const key = randomUUID();
     const before = messageCount();
-    injectFaults(sb(), { holdMs: 1500, method: 'POST', path: '/patient-messages' });
+    sandbox.current.testing.injectFaults({ holdMs: 1500, method: 'POST', path: '/patient-messages' });
     const args = ['send', '--to', '+15555550124', '--idempotency-key', key, 'Your appointment is confirmed'];
     const first = msgctl(args, { env: sandboxEnv(sandbox.current) });
     await new Promise((r) => setTimeout(r, 700));

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
-import { apiRequests } from '../../src/sandbox/routes/faults.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
 
 const sandbox = useSandbox();
@@ -62,7 +61,7 @@ describe('msgctl send', () => {
   });
 
   it('--dry-run prints the request and sends nothing', async () => {
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const messages = db().messages.size;
     const r = await msgctl(['send', '--to', '555 555 0123', 'Just looking', '--dry-run', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
@@ -71,18 +70,18 @@ describe('msgctl send', () => {
     expect(request.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.stderr).toMatch(/nothing was sent/i);
     expect(db().messages.size).toBe(messages);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
   });
 
   it('refuses a 1,601-character body with exit 2 before any request', async () => {
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const messages = db().messages.size;
     const r = await msgctl(['send', '--to', ada().id, 'x'.repeat(1601)], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/1601 characters; the limit is 1600/);
     expect(r.stdout).toBe('');
     expect(db().messages.size).toBe(messages);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
   });
 
   it('counts emoji as one character each: 1,600 of them are accepted', async () => {
@@ -99,11 +98,11 @@ describe('msgctl send', () => {
     [['--to', '5555550188', '--idempotency-key', 'not-a-uuid', 'hi'], /must be a UUID/],
     [['--to', '5555550188'], /message body is empty/],
   ])('exits 2 and sends nothing for %j', async (args, message) => {
-    const before = apiRequests(sandbox.current.sb).length;
+    const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['send', ...args], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(apiRequests(sandbox.current.sb).length).toBe(before);
+    expect(sandbox.current.testing.requests().length).toBe(before);
     expect(patientByPhone('+15555550188')).toHaveLength(0);
   });
 

@@ -9,7 +9,7 @@ import type { SandboxOptions } from '../../src/sandbox/context.js';
 export function useSandbox(options: Partial<SandboxOptions> = {}): { current: RunningSandbox } {
   const holder = {} as { current: RunningSandbox };
   beforeAll(async () => {
-    holder.current = await startSandbox({ rateLimit: 0, ...options });
+    holder.current = await startSandbox({ rateLimit: 0, recordRequests: true, ...options });
   });
   afterAll(async () => {
     await holder.current?.close();

@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
+import type { SandboxFlags } from './run.js';
 
-export interface SandboxFlags {
-  port: number;
-  data?: string;
-  seed: number;
-  chaos?: string;
-  rateLimit: number;
-  timeScale: number;
-  writeProfile?: boolean;
-  seedMessages?: number;
-}
 
 function wholeNumber(value: string): number {
   const n = Number(value);

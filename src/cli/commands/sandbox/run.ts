@@ -3,12 +3,22 @@
  * --json), optionally write a "sandbox" profile, and run until Ctrl-C.
  */
 import type { Context } from '../../context.js';
-import type { SandboxFlags } from './command.js';
 import { UsageError } from '../../errors.js';
+
+export interface SandboxFlags {
+  port: number;
+  data?: string;
+  seed: number;
+  chaos?: string;
+  rateLimit: number;
+  timeScale: number;
+  writeProfile?: boolean;
+  seedMessages?: number;
+}
 
 export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Promise<number> {
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0–65535.');
-  const { startSandbox } = await import('../../../sandbox/start.js');
+  const { startSandbox } = await import('../../../sandbox/entry.js');
   let sandbox;
   try {
     sandbox = await startSandbox({
