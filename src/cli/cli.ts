@@ -6,16 +6,20 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
 import type { Act } from './commands/kit.js';
-import { Context, type Env, type GlobalOptions, type Io } from './context.js';
+import type { Env, GlobalOptions, Io, Services } from './context.js';
+import { CommandContext } from './command-context.js';
+import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
 
 export interface RunOptions {
   io: Io;
   env: Env;
   signal?: AbortSignal;
+  /** Test doubles for the outside world (prompts, browser, clock, HTTP pool); the real ones otherwise. */
+  services?: Partial<Services>;
 }
 
-export async function run(argv: string[], { io, env, signal }: RunOptions): Promise<number> {
+export async function run(argv: string[], { io, env, signal, services }: RunOptions): Promise<number> {
   let exitCode: number = ExitCode.Ok;
   let json = argv.includes('--json');
   let verbose = argv.includes('--verbose');
@@ -37,7 +41,7 @@ export async function run(argv: string[], { io, env, signal }: RunOptions): Prom
     };
     json = opts.json;
     verbose = opts.verbose;
-    const ctx = new Context(io, env, opts, abort);
+    const ctx = new CommandContext(io, env, opts, abort, { ...defaultServices(env), ...services });
     // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
     const result = await handler(ctx, ...args.slice(0, -1));
     if (typeof result === 'number') exitCode = result;

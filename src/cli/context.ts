@@ -1,15 +1,17 @@
 /**
  * The small object every command receives: its I/O streams, environment,
- * global options, Ctrl-C signal, and lazily built config and API client.
- * Tests build one with in-memory streams to run commands in-process.
+ * global options, Ctrl-C signal, lazily built config and API client, and the
+ * services that touch the world outside the process (prompts, the browser,
+ * time, the HTTP connection pool). Commands and helpers import only this
+ * interface; command-context.ts builds it, so a test can run any command
+ * in-process with in-memory streams and doubles for the services.
  */
 import type { Readable } from 'node:stream';
-import { Output, type OutStream } from './output/output.js';
-import { AuthError, UsageError } from './errors.js';
+import type { Dispatcher } from 'undici';
+import type { Output, OutStream } from './output/output.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
 import type { ResolvedCredential } from './auth/credentials.js';
-import { looksLikeUuid } from './util/ids.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -33,141 +35,56 @@ export interface GlobalOptions {
   retriesGiven?: boolean;
 }
 
-
-export class Context {
-  readonly out: Output;
-  private configPromise?: Promise<ConfigStore>;
-  private credentialPromise?: Promise<ResolvedCredential | null>;
-  private clientPromise?: Promise<ApiClient>;
-
-  constructor(
-    readonly io: Io,
-    readonly env: Env,
-    readonly opts: GlobalOptions,
-    readonly signal: AbortSignal,
-  ) {
-    this.out = new Output(io.stdout, io.stderr, {
-      json: opts.json,
-      color: opts.color && !env.NO_COLOR,
-      quiet: opts.quiet,
-    });
-  }
-
-  /** Prompts are allowed only when a person is at a terminal. */
-  get interactive(): boolean {
-    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
-  }
-
-  verbose(line: string): void {
-    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${line}\n`);
-  }
-
-  config(): Promise<ConfigStore> {
-    this.configPromise ??= import('./config/config.js').then((m) => m.ConfigStore.load(this.env));
-    return this.configPromise;
-  }
-
-  async profileName(): Promise<string> {
-    const { chooseProfileName } = await import('./config/config.js');
-    return chooseProfileName(this.opts.profile, this.env, await this.config());
-  }
-
-  async profile(): Promise<ProfileConfig | undefined> {
-    return (await this.config()).profile(await this.profileName());
-  }
-
-  /** --base-url, then MSGCTL_BASE_URL, then the profile's; null when none is configured. */
-  async configuredBaseUrl(): Promise<string | null> {
-    return this.opts.baseUrl || this.env.MSGCTL_BASE_URL || (await this.profile())?.base_url || null;
-  }
-
-  /** The base URL to use; a usage error (with the ways to set one) when none is configured. */
-  async baseUrl(): Promise<string> {
-    const url = await this.configuredBaseUrl();
-    if (!url) {
-      throw new UsageError('No API base URL is configured.', [
-        'Pass --base-url https://…/v1, set MSGCTL_BASE_URL, or store one in a profile (`msgctl auth set-key --base-url …`).',
-        'To try msgctl locally: `msgctl sandbox --write-profile` and then `msgctl --profile sandbox …`.',
-      ]);
-    }
-    return url;
-  }
-
-  /** How phone numbers without a country code are read: --region, then the profile's, then US. */
-  async region(flag?: string): Promise<string> {
-    return flag ?? (await this.profile())?.region ?? 'US';
-  }
-
-  credential(): Promise<ResolvedCredential | null> {
-    this.credentialPromise ??= (async () => {
-      const { resolveCredential } = await import('./auth/credentials.js');
-      return resolveCredential(this.env, await this.profileName(), await this.config());
-    })();
-    return this.credentialPromise;
-  }
-
-  /** The API client for this command; fails with exit 3 when no credential exists. */
-  client(): Promise<ApiClient> {
-    this.clientPromise ??= this.buildClient();
-    return this.clientPromise;
-  }
-
-  private async buildClient(): Promise<ApiClient> {
-    return this.clientFor(await this.credentialProvider());
-  }
-
-  /**
-   * How requests authenticate: a fixed bearer, or OAuth tokens that refresh
-   * themselves. Fails with exit 3 when no credential exists.
-   */
-  async credentialProvider(): Promise<CredentialProvider> {
-    const resolved = await this.credential();
-    if (!resolved) {
-      const profile = await this.profileName();
-      throw new AuthError(`No credential for profile "${profile}".`, [
-        'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
-        'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
-      ]);
-    }
-    if (resolved.credential.kind === 'oauth' && resolved.credential.refresh_token) {
-      const { oauthCredentialProvider } = await import('./auth/oauth-refresh.js');
-      return oauthCredentialProvider(this, resolved);
-    }
-    const { staticBearer, bearerValue } = await import('./auth/credentials.js');
-    return staticBearer(bearerValue(resolved.credential));
-  }
-
-  /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
-  async clientFor(credential: CredentialProvider): Promise<ApiClient> {
-    const [{ ApiClient }, { createDispatcher, checkBaseUrl }, { VERSION }] = await Promise.all([
-      import('./api/client.js'),
-      import('./api/transport.js'),
-      import('./version.js'),
-    ]);
-    const baseUrl = checkBaseUrl(await this.baseUrl(), true);
-    return new ApiClient({
-      baseUrl,
-      credential,
-      dispatcher: sharedDispatcher(this.env, createDispatcher),
-      userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
-      timeoutMs: this.opts.timeout * 1000,
-      retries: this.opts.retries,
-      log: this.opts.verbose ? (line) => this.verbose(line) : undefined,
-    });
-  }
-
-  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
-  idempotencyKey(given?: string): string {
-    if (given !== undefined) {
-      if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
-      return given.toLowerCase();
-    }
-    return crypto.randomUUID();
-  }
+/** Questions for the person at the terminal (only asked when ctx.interactive). */
+export interface Prompter {
+  confirm(question: string, io: Io): Promise<boolean>;
+  /** Hidden input, for secrets. */
+  password(question: string, io: Io): Promise<string>;
 }
 
-let dispatcher: import('undici').Dispatcher | undefined;
-function sharedDispatcher(env: Env, create: (env: Env) => import('undici').Dispatcher) {
-  dispatcher ??= create(env);
-  return dispatcher;
+export interface Clock {
+  now(): number;
+  /** Waits `ms`; an abort (Ctrl-C) cuts it short by rejecting with the signal's reason. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The outside world, injected: the real ones by default (services.ts), loaded only when used. */
+export interface Services {
+  prompter: Prompter;
+  /** Opens `url` in the user's browser; `onError` if that fails after starting. Rejects if it cannot start. */
+  openBrowser(url: string, onError: () => void): Promise<void>;
+  clock: Clock;
+  /** The HTTP connection pool shared by the API and OAuth clients of this process. */
+  dispatcher(): Promise<Dispatcher>;
+}
+
+export interface Context {
+  readonly io: Io;
+  readonly env: Env;
+  readonly opts: GlobalOptions;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  readonly signal: AbortSignal;
+  readonly services: Services;
+  readonly out: Output;
+  /** Prompts are allowed only when a person is at a terminal. */
+  readonly interactive: boolean;
+  verbose(line: string): void;
+  config(): Promise<ConfigStore>;
+  profileName(): Promise<string>;
+  profile(): Promise<ProfileConfig | undefined>;
+  /** --base-url, then MSGCTL_BASE_URL, then the profile's; null when none is configured. */
+  configuredBaseUrl(): Promise<string | null>;
+  /** The base URL to use; a usage error (with the ways to set one) when none is configured. */
+  baseUrl(): Promise<string>;
+  /** How phone numbers without a country code are read: --region, then the profile's, then US. */
+  region(flag?: string): Promise<string>;
+  credential(): Promise<ResolvedCredential | null>;
+  /** The API client for this command; fails with exit 3 when no credential exists. */
+  client(): Promise<ApiClient>;
+  /** How requests authenticate: a fixed bearer, or OAuth tokens that refresh themselves. */
+  credentialProvider(): Promise<CredentialProvider>;
+  /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
+  clientFor(credential: CredentialProvider): Promise<ApiClient>;
+  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  idempotencyKey(given?: string): string;
 }

@@ -115,9 +115,7 @@ async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean,
   }
   ctx.io.stderr.write(`Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\n${wait}\n`);
   try {
-    const { default: open } = await import('open');
-    const child = await open(url);
-    child.on('error', () => ctx.out.warn('could not open a browser; open the URL above yourself.'));
+    await ctx.services.openBrowser(url, () => ctx.out.warn('could not open a browser; open the URL above yourself.'));
   } catch {
     ctx.out.warn('could not open a browser; open the URL above yourself.');
   }
@@ -125,7 +123,7 @@ async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean,
 
 /** GET /me with the new token: proves it works and says who logged in. Null without messages.read. */
 async function fetchProfile(ctx: Context, baseUrl: string, accessToken: string): Promise<Profile | null> {
-  const [{ ApiClient }, { createDispatcher, checkBaseUrl }, { staticBearer }, { ApiError }, { VERSION }] = await Promise.all([
+  const [{ ApiClient }, { checkBaseUrl }, { staticBearer }, { ApiError }, { VERSION }] = await Promise.all([
     import('../api/client.js'),
     import('../api/transport.js'),
     import('./credentials.js'),
@@ -135,7 +133,7 @@ async function fetchProfile(ctx: Context, baseUrl: string, accessToken: string):
   const api = new ApiClient({
     baseUrl: checkBaseUrl(baseUrl, true),
     credential: staticBearer(accessToken),
-    dispatcher: createDispatcher(ctx.env),
+    dispatcher: await ctx.services.dispatcher(),
     userAgent: `msgctl/${VERSION}`,
     timeoutMs: ctx.opts.timeout * 1000,
     retries: ctx.opts.retries,

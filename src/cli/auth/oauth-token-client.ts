@@ -9,7 +9,6 @@ import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { NetworkError } from '../api/errors.js';
-import { createDispatcher } from '../api/transport.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -49,6 +48,7 @@ export async function postForm(
   form: Record<string, string>,
 ): Promise<unknown> {
   ctx.verbose(`POST ${url.pathname} (${form.grant_type ?? 'revoke'})`);
+  const dispatcher = await ctx.services.dispatcher();
   let response;
   try {
     response = await request(url, {
@@ -59,7 +59,7 @@ export async function postForm(
         authorization: basicAuthorization(client),
       },
       body: new URLSearchParams(form).toString(),
-      dispatcher: dispatcherFor(ctx),
+      dispatcher,
       signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.opts.timeout * 1000)]),
     });
   } catch (err) {
@@ -98,10 +98,4 @@ export async function requestTokens(
     throw new CliError(`The OAuth server issued a "${body.token_type}" token; msgctl only uses Bearer tokens.`);
   }
   return body as TokenSet;
-}
-
-let dispatcher: import('undici').Dispatcher | undefined;
-function dispatcherFor(ctx: Context) {
-  dispatcher ??= createDispatcher(ctx.env);
-  return dispatcher;
 }

@@ -10,11 +10,7 @@ export async function readSecret(ctx: Context, what: string): Promise<string> {
   let secret: string;
   if (ctx.io.stdin.isTTY) {
     if (!ctx.io.stderr.isTTY) throw new UsageError(`No ${what} given: pipe it on stdin.`);
-    const { password } = await import('@inquirer/prompts');
-    secret = await password(
-      { message: `Paste the ${what} (input hidden):`, mask: false },
-      { input: ctx.io.stdin, output: ctx.io.stderr },
-    );
+    secret = await ctx.services.prompter.password(`Paste the ${what} (input hidden):`, ctx.io);
   } else {
     secret = await readAll(ctx.io.stdin);
   }

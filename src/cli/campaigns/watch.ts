@@ -9,7 +9,6 @@
 import type { Context } from '../context.js';
 import type { Campaign } from '../../contract/api.js';
 import { ExitCode } from '../output/exit-codes.js';
-import { sleep } from '../util/sleep.js';
 import { campaignPath } from './input.js';
 
 /** "45s", "4m 05s", "2h 03m". */
@@ -62,7 +61,7 @@ export async function watchCampaign(ctx: Context, id: string, options: { pollMs:
       else if (snapshot !== last) await ctx.out.json(campaign);
       last = snapshot;
       if (campaign.status === 'completed' || campaign.status === 'stopped') break;
-      await sleep(options.pollMs, ctx.signal);
+      await ctx.services.clock.sleep(options.pollMs, ctx.signal);
     }
   } catch (err) {
     if (!ctx.signal.aborted) throw err;

@@ -18,7 +18,6 @@ import type { Column } from '../output/output.js';
 import type { Message, Page } from '../../contract/api.js';
 import { ApiError, NetworkError } from '../api/errors.js';
 import { flattenPages, PAGES } from '../api/pages.js';
-import { sleep } from '../util/sleep.js';
 
 export interface FollowOptions {
   limit?: number;
@@ -95,7 +94,7 @@ export async function followMessages(
 async function* newMessages(ctx: Context, client: ApiClient, query: Query, mark: HighWaterMark, options: FollowOptions): AsyncGenerator<Message[]> {
   let failures = 0;
   for (;;) {
-    await sleep(failures ? backoffMs(failures, options.intervalMs) : options.intervalMs, ctx.signal);
+    await ctx.services.clock.sleep(failures ? backoffMs(failures, options.intervalMs) : options.intervalMs, ctx.signal);
     const poll: Query = { ...query, after: mark.after ?? query.after, order: 'asc' };
     try {
       for await (const page of client.paginate<Message>('/patient-messages', poll, { pageSize: options.pageSize, signal: ctx.signal })[PAGES]()) {

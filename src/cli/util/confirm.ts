@@ -10,7 +10,6 @@ export async function confirmDestructive(ctx: Context, question: string, yes: bo
   if (!ctx.interactive) {
     throw new UsageError(`${question} Refusing without a terminal to ask on: pass --yes to confirm.`);
   }
-  const { confirm } = await import('@inquirer/prompts');
-  const ok = await confirm({ message: question, default: false }, { input: ctx.io.stdin, output: ctx.io.stderr });
+  const ok = await ctx.services.prompter.confirm(question, ctx.io);
   if (!ok) throw new CliError('Cancelled; nothing was changed.');
 }
