@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxStore } from './store/store.js';
 import type { Clock } from './clock.js';
 import { coreTables, type CoreTables } from './domain/records.js';
-import type { SeededCredentials } from './seed.js';
 
 export interface SandboxOptions {
   port: number;
@@ -30,8 +29,8 @@ export class SandboxContext {
   readonly events = new EventEmitter();
   /** Set once the server listens: http://127.0.0.1:PORT */
   origin = '';
-  /** Set at start: seeded, or read back from the --data file. */
-  credentials?: SeededCredentials;
+  /** Set at start (seeded, or read back from --data); served by GET /_sandbox/credentials. */
+  credentials?: object;
   /** With --data: saves pending changes now (awaited before a write is answered). */
   durable?: () => Promise<void>;
   private readonly timers = new Set<NodeJS.Timeout>();

@@ -16,10 +16,10 @@ import {
 } from './retry-policy.js';
 import { paginate, type PaginateOptions } from './paginate.js';
 import type { Paged } from './pages.js';
+import type { Query } from './query.js';
 import { sleep } from '../util/sleep.js';
 
-export type QueryValue = string | number | boolean | undefined | null;
-export type Query = Record<string, QueryValue | QueryValue[]>;
+export type { Query, QueryValue } from './query.js';
 
 export interface CredentialProvider {
   /** The Authorization header value, or null when there is no credential. */

@@ -15,7 +15,7 @@
 import type { Page } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
 import { CliError } from '../errors.js';
-import type { ApiClient, Query } from './client.js';
+import type { Query } from './query.js';
 import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
 import { jsonLinesInPlace, splitListBody } from './json-page.js';
 
@@ -32,7 +32,7 @@ export interface PaginateOptions {
 }
 
 export function paginate<T>(
-  client: ApiClient,
+  client: PageSource,
   path: string,
   query: Query,
   options: PaginateOptions = {},
@@ -51,9 +51,15 @@ interface Fetched<P> {
   take(keep: number): P;
 }
 
-type FetchPage<P> = (client: ApiClient, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
+/** What walking pages needs of the ApiClient (whose paginate() calls this module, so it is not imported back). */
+export interface PageSource {
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
+  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T }>;
+}
 
-async function parsedPage<T>(client: ApiClient, path: string, query: Query, signal: AbortSignal): Promise<Fetched<T[]>> {
+type FetchPage<P> = (client: PageSource, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
+
+async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<T[]>> {
   const page = await client.get<Page<T>>(path, query, signal);
   if (!page || !Array.isArray(page.data)) throw notAList(path);
   return {
@@ -64,7 +70,7 @@ async function parsedPage<T>(client: ApiClient, path: string, query: Query, sign
   };
 }
 
-async function jsonLinesPage(client: ApiClient, path: string, query: Query, signal: AbortSignal): Promise<Fetched<JsonLinesChunk>> {
+async function jsonLinesPage(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<JsonLinesChunk>> {
   const { data: body } = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
   const split = splitListBody(body);
   if (!split) return fallbackJsonLines(body, path);
@@ -105,7 +111,7 @@ function notAList(path: string): CliError {
 }
 
 async function* walkPages<P>(
-  client: ApiClient,
+  client: PageSource,
   path: string,
   query: Query,
   options: PaginateOptions,

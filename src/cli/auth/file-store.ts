@@ -9,7 +9,7 @@ import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { insecureCredentialsFile } from '../config/paths.js';
-import type { Env, SecretStore } from './secret-store.js';
+import type { Env, SecretStore } from './secret-store-types.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;

@@ -6,24 +6,12 @@
 import { UsageError } from '../errors.js';
 import { FileSecretStore } from './file-store.js';
 import { KeychainSecretStore } from './keychain-store.js';
+import type { Env, SecretStore, StorageKind } from './secret-store-types.js';
 
 export { SecretStoreUnavailableError } from './keychain-store.js';
 export { CredentialsFileError } from './file-store.js';
 
-export type StorageKind = 'keychain' | 'file';
-
-export interface SecretStore {
-  readonly kind: StorageKind;
-  /** Where secrets go, for messages: "OS keychain (Secret Service)", "file ~/… (0600)". */
-  describe(): string;
-  /** The stored secret, or null when this profile has none. */
-  get(profile: string): Promise<string | null>;
-  set(profile: string, secret: string): Promise<void>;
-  /** True when something was removed, false when there was nothing to remove. */
-  delete(profile: string): Promise<boolean>;
-}
-
-export type Env = Record<string, string | undefined>;
+export type { Env, SecretStore, StorageKind } from './secret-store-types.js';
 
 export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
 export const KEYCHAIN_TIMEOUT_ENV = 'MSGCTL_KEYCHAIN_TIMEOUT_MS';

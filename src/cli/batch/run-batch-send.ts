@@ -13,7 +13,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import type { SendFlags } from '../commands/send.js';
+import type { SendFlags } from '../send/flags.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { stateDir } from '../config/paths.js';

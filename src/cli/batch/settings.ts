@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import type { SendFlags } from '../commands/send.js';
+import type { SendFlags } from '../send/flags.js';
 import type { Channel } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { parseTemplate, type TemplatePart } from '../send/template.js';

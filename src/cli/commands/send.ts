@@ -4,28 +4,9 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { choices, examples, positiveInt, type Act } from './kit.js';
 
-export interface SendFlags {
-  to?: string;
-  bodyFile?: string;
-  channel?: 'secure' | 'sms';
-  from?: string;
-  region?: string;
-  firstName?: string;
-  lastName?: string;
-  dob?: string;
-  email?: string;
-  mrn?: string;
-  idempotencyKey?: string;
-  dryRun?: boolean;
-  // batch mode (msgctl send --csv)
-  csv?: string;
-  template?: string;
-  templateFile?: string;
-  toColumn?: string;
-  concurrency?: number;
-  journal?: string;
-  strict?: boolean;
-}
+import type { SendFlags } from '../send/flags.js';
+
+export type { SendFlags };
 
 /** BODY argument, `-`, --body-file (or `-`), or piped stdin, in that order. */
 async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFile: string | undefined): Promise<string> {
