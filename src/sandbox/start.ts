@@ -30,6 +30,8 @@ export interface SandboxTesting {
   injectFaults(...faults: Fault[]): void;
   /** Every /v1 request received so far, oldest first; throws unless started with `recordRequests`. */
   requests(): readonly LoggedRequest[];
+  /** Serve at most `records` per page from now on, whatever page[limit] asks (null: back to normal). */
+  capPageSize(records: number | null): void;
 }
 
 interface MetaRecord {
@@ -83,6 +85,9 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
       requests() {
         if (!faults.log) throw new Error('Start the sandbox with { recordRequests: true } to read its request log.');
         return faults.log;
+      },
+      capPageSize(records) {
+        faults.pageCap = records;
       },
     },
     async close() {

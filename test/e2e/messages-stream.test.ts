@@ -5,12 +5,12 @@
  * once each, in order, through service outages, and exits 0 on Ctrl-C.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox } from '../helpers/sandbox.js';
+import { useSandbox, withPageCap } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
 import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
 import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
-import { addMessage } from './messages.fixtures.js';
+import { addMessage } from '../helpers/messages-fixtures.js';
 
 const SEEDED = 1500;
 const sandbox = useSandbox({ seedMessages: SEEDED });
@@ -69,7 +69,7 @@ async function listWhileSending(args: string[]) {
       await new Promise((r) => setTimeout(r, 5));
     }
   })();
-  const r = await msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json', '--page-size', '7', ...args], { env: env(), timeout: 120_000 });
+  const r = await withPageCap(sandbox.current, 7, () => msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json', ...args], { env: env(), timeout: 120_000 }));
   done = true;
   await writer;
   await drainFaults(requestsBefore, inserted.length > 40 ? 4 : 2);

@@ -16,3 +16,13 @@ export function useSandbox(options: Partial<SandboxOptions> = {}): { current: Ru
   });
   return holder;
 }
+
+/** Runs `fn` while the sandbox serves at most `records` per page (so a short list still spans many pages). */
+export async function withPageCap<T>(sandbox: RunningSandbox, records: number, fn: () => Promise<T>): Promise<T> {
+  sandbox.testing.capPageSize(records);
+  try {
+    return await fn();
+  } finally {
+    sandbox.testing.capPageSize(null);
+  }
+}

@@ -22,8 +22,6 @@ import { jsonLinesInPlace, splitListBody } from './json-page.js';
 export interface PaginateOptions {
   /** Stop after this many records (undefined: all). */
   limit?: number;
-  /** Page size asked for; defaults to the service maximum when streaming everything. */
-  pageSize?: number;
   /** Start from this cursor (resuming). */
   after?: string;
   signal?: AbortSignal;
@@ -118,12 +116,11 @@ async function* walkPages<P>(
   fetchPage: FetchPage<P>,
 ): AsyncGenerator<P> {
   let remaining = options.limit ?? Infinity;
-  const pageSize = options.pageSize ?? LIMITS.pageMax;
   // Cancels a prefetch nobody will read (the caller stopped early or failed).
   const abandon = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, abandon.signal]) : abandon.signal;
   const request = (cursor: string | undefined): Promise<Fetched<P>> => {
-    const pending = fetchPage(client, path, { ...query, 'page[limit]': Math.min(pageSize, remaining), 'page[after]': cursor }, signal);
+    const pending = fetchPage(client, path, { ...query, 'page[limit]': Math.min(LIMITS.pageMax, remaining), 'page[after]': cursor }, signal);
     // Its failure is reported when it is awaited; until then it must not count as unhandled.
     pending.catch(() => {});
     return pending;

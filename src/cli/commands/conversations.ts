@@ -2,7 +2,7 @@
  * `msgctl conversations …`: patient conversations. Other files add
  * subcommands by passing registrars to registerConversations.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { choices, examples, positiveInt, type Act } from './kit.js';
 import type { Subcommands } from './messages.js';
 
@@ -20,7 +20,6 @@ export function registerConversations(program: Command, act: Act, ...more: Subco
     .option('--order <order>', 'desc (most recent activity first, default) or asc', choices(['desc', 'asc']))
     .option('--limit <n>', 'print at most this many conversations', positiveInt, 50)
     .option('--all', 'print every conversation, following all pages')
-    .addOption(new Option('--page-size <n>', 'page[limit] to request (tests)').argParser(positiveInt).hideHelp())
     .action(
       act(async (ctx, flags) => {
         const { listConversations } = await import('../messages/conversation-list.js');

@@ -3,7 +3,7 @@
  * (replies, reactions) by passing registrars to registerMessages, or by
  * taking the returned Command.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { choices, examples, nonNegativeNumber, positiveInt, type Act } from './kit.js';
 import type { MessageListFlags } from '../messages/message-list.js';
 
@@ -34,7 +34,6 @@ export function registerMessages(program: Command, act: Act, ...more: Subcommand
     .option('--all', 'print every message in range, following all pages')
     .option('-f, --follow', 'after the list, keep printing new messages as they arrive, until Ctrl-C')
     .option('--interval <seconds>', 'with --follow: how often to ask for new messages', nonNegativeNumber, 2)
-    .addOption(new Option('--page-size <n>', 'page[limit] to request (tests)').argParser(positiveInt).hideHelp())
     .action(
       act(async (ctx, flags: Omit<MessageListFlags, 'q'> & { query?: string }) => {
         const { listMessages } = await import('../messages/message-list.js');

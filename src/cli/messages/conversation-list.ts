@@ -18,7 +18,6 @@ export interface ConversationListFlags {
   order?: 'desc' | 'asc';
   limit: number;
   all?: boolean;
-  pageSize?: number;
 }
 
 const tableColumns: Column<PatientConversation>[] = [
@@ -71,7 +70,6 @@ export async function listConversations(ctx: Context, flags: ConversationListFla
   const client = await ctx.client();
   const rows = client.paginate<PatientConversation>('/patient-conversations', query, {
     limit: flags.all ? undefined : flags.limit,
-    pageSize: flags.pageSize,
     signal: ctx.signal,
   });
   await ctx.out.list(rows, conversationColumns(ctx.out.mode), { empty: 'No conversations match.' });

@@ -21,7 +21,6 @@ import { flattenPages, PAGES } from '../api/pages.js';
 
 export interface FollowOptions {
   limit?: number;
-  pageSize?: number;
   intervalMs: number;
 }
 
@@ -71,7 +70,7 @@ export async function followMessages(
     const newest = probe.data[0];
     for (const m of probe.data) if (newest && m.created_at === newest.created_at) mark.take(m);
 
-    const initial = client.paginate<Message>('/patient-messages', query, { limit: options.limit, pageSize: options.pageSize, signal: ctx.signal });
+    const initial = client.paginate<Message>('/patient-messages', query, { limit: options.limit, signal: ctx.signal });
     // One stream, so a terminal table has one header and its columns line up from the list into the follow.
     await ctx.out.list(
       flattenPages(async function* () {
@@ -97,7 +96,7 @@ async function* newMessages(ctx: Context, client: ApiClient, query: Query, mark:
     await ctx.services.clock.sleep(failures ? backoffMs(failures, options.intervalMs) : options.intervalMs, ctx.signal);
     const poll: Query = { ...query, after: mark.after ?? query.after, order: 'asc' };
     try {
-      for await (const page of client.paginate<Message>('/patient-messages', poll, { pageSize: options.pageSize, signal: ctx.signal })[PAGES]()) {
+      for await (const page of client.paginate<Message>('/patient-messages', poll, { signal: ctx.signal })[PAGES]()) {
         const fresh = page.filter((m) => mark.take(m));
         if (fresh.length) yield fresh;
       }

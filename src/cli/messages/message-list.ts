@@ -25,8 +25,6 @@ export interface MessageListFlags {
   follow?: boolean;
   /** Seconds between polls with --follow. */
   interval: number;
-  /** Hidden: page[limit] to ask for (tests use small pages). */
-  pageSize?: number;
 }
 
 function uuidFlag(flag: string, value: string | undefined): string | undefined {
@@ -61,10 +59,9 @@ export async function listMessages(ctx: Context, flags: MessageListFlags): Promi
   if (flags.follow) {
     return followMessages(ctx, client, query, columns, {
       limit,
-      pageSize: flags.pageSize,
       intervalMs: flags.interval * 1000,
     });
   }
-  const rows = client.paginate<Message>('/patient-messages', query, { limit, pageSize: flags.pageSize, signal: ctx.signal });
+  const rows = client.paginate<Message>('/patient-messages', query, { limit, signal: ctx.signal });
   await ctx.out.list(rows, columns, { empty: 'No messages match.' });
 }

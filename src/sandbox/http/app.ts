@@ -16,6 +16,8 @@ declare module 'fastify' {
     sandboxReset: boolean;
     /** Set by a queued "hold" fault: how long route.ts holds the request while it is in progress. */
     sandboxHoldMs: number;
+    /** Set while a test caps page sizes (testing.capPageSize): pageLimit() serves at most this many. */
+    sandboxPageCap: number;
   }
 }
 
@@ -39,6 +41,7 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   const chaos = parseChaos(sb.options.chaos);
   app.decorateRequest('sandboxReset', false);
   app.decorateRequest('sandboxHoldMs', 0);
+  app.decorateRequest('sandboxPageCap', 0);
 
   // OAuth token and revocation requests are form-encoded (RFC 6749).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

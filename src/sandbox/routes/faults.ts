@@ -46,6 +46,8 @@ export class FaultState {
   readonly queue: Fault[] = [];
   /** null unless the sandbox was started with `recordRequests`: a long-running sandbox keeps no log. */
   readonly log: LoggedRequest[] | null;
+  /** At most this many records per page, whatever page[limit] asks (the API allows fewer); null: no cap. */
+  pageCap: number | null = null;
 
   constructor(recordRequests: boolean) {
     this.log = recordRequests ? [] : null;
@@ -62,6 +64,7 @@ const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavai
 export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
+    if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
     const path = request.url.slice(3).split('?')[0]!;
     const index = s.queue.findIndex(
       (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { run } from '../../src/cli/cli.js';
 
 const sandbox = useSandbox();

@@ -6,11 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, isolatedEnv, jsonLines } from '../helpers/cli.js';
+import { useSandbox, withPageCap } from '../helpers/sandbox.js';
+import { msgctl, sandboxEnv, isolatedEnv, jsonLines } from '../helpers/in-process.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
 import type { MessageRecord } from '../../src/sandbox/domain/records.js';
-import { addConversation, addMessage, keySender, patientByMrn, staffSender } from './messages.fixtures.js';
+import { addConversation, addMessage, keySender, patientByMrn, staffSender } from '../helpers/messages-fixtures.js';
 
 const sandbox = useSandbox();
 const env = (extra: Record<string, string | undefined> = {}) => sandboxEnv(sandbox.current, extra);
@@ -94,8 +94,8 @@ describe('messages list: range, order, scope', () => {
 
   it('--limit caps what is printed; --all follows every page', async () => {
     expect(await listed(['--after', '2026-03-01', '--limit', '3'])).toEqual(names('m11', 'm10', 'm9'));
-    expect(await listed(['--after', '2026-03-01', '--all', '--page-size', '2'])).toEqual(names(...newestFirst));
-    expect(await listed(['--after', '2026-03-01', '--limit', '5', '--page-size', '2', '--order', 'asc'])).toEqual(names('m1', 'm2', 'm3', 'm4', 'm5'));
+    expect(await withPageCap(sandbox.current, 2, () => listed(['--after', '2026-03-01', '--all']))).toEqual(names(...newestFirst));
+    expect(await withPageCap(sandbox.current, 2, () => listed(['--after', '2026-03-01', '--limit', '5', '--order', 'asc']))).toEqual(names('m1', 'm2', 'm3', 'm4', 'm5'));
   });
 
   it('another organization\'s key sees only its own messages', async () => {
@@ -125,8 +125,8 @@ describe('messages list --group-by conversation', () => {
   });
 
   it('keeps that order across small pages', async () => {
-    expect(await listed(['--after', '2026-03-01', '--group-by', 'conversation', '--all', '--page-size', '3'])).toEqual(names(...byConversationDesc));
-    expect(await listed(['--after', '2026-03-01', '--group-by', 'conversation', '--order', 'asc', '--all', '--page-size', '1'])).toEqual(names(...byConversationAsc));
+    expect(await withPageCap(sandbox.current, 3, () => listed(['--after', '2026-03-01', '--group-by', 'conversation', '--all']))).toEqual(names(...byConversationDesc));
+    expect(await withPageCap(sandbox.current, 1, () => listed(['--after', '2026-03-01', '--group-by', 'conversation', '--order', 'asc', '--all']))).toEqual(names(...byConversationAsc));
   });
 
   it('orders by the latest message within the range, not overall', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
 import { importTable } from '../../src/sandbox/domain/imports.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/csv/${name}`, import.meta.url));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);

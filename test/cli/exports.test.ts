@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { staffWorld } from '../helpers/staff-world.js';
 import type { ConversationRecord } from '../../src/sandbox/domain/records.js';
 import { exportsTable } from '../../src/sandbox/domain/exports.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, isolatedEnv, jsonLines } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, isolatedEnv, jsonLines } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { staffWorld } from '../helpers/staff-world.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
 import { reactions } from '../../src/sandbox/domain/reactions.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { campaignTable } from '../../src/sandbox/domain/campaigns.js';
 import type { Campaign } from '../../src/contract/api.js';

@@ -6,10 +6,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { useSandbox, withPageCap } from '../helpers/sandbox.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
-import { addConversation, addMessage, patientByMrn, staffSender } from './messages.fixtures.js';
+import { addConversation, addMessage, patientByMrn, staffSender } from '../helpers/messages-fixtures.js';
 
 describe('conversations list/get', () => {
   const sandbox = useSandbox();
@@ -69,7 +69,7 @@ describe('conversations list/get', () => {
   it('--order asc, --limit and small pages', async () => {
     expect(idsOf(await listed(['--order', 'asc']))).toEqual(ids('adaSms', 'grace', 'adaSecure', 'frank'));
     expect(idsOf(await listed(['--limit', '2']))).toEqual(ids('frank', 'adaSecure'));
-    expect(idsOf(await listed(['--all', '--page-size', '1']))).toEqual(ids('frank', 'adaSecure', 'grace', 'adaSms'));
+    expect(idsOf(await withPageCap(sandbox.current, 1, () => listed(['--all'])))).toEqual(ids('frank', 'adaSecure', 'grace', 'adaSms'));
   });
 
   it('filters by patient, clinic number, channel and unread', async () => {
@@ -135,7 +135,7 @@ describe('conversations list while messages arrive', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    const r = await msgctl(['conversations', 'list', '--all', '--json', '--page-size', '2'], { env: sandboxEnv(sandbox.current), timeout: 60_000 });
+    const r = await withPageCap(sandbox.current, 2, () => msgctl(['conversations', 'list', '--all', '--json'], { env: sandboxEnv(sandbox.current), timeout: 60_000 }));
     done = true;
     await writer;
     expect(r.exitCode, r.stderr).toBe(0);

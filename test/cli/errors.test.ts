@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 import { checkRateLimit } from '../../src/sandbox/http/rate-limit.js';
 import { ProblemError } from '../../src/sandbox/http/problem.js';
 

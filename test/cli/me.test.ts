@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { issueTokens } from './login-harness.js';
-import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { issueTokens } from '../helpers/login-harness.js';
+import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 let token = '';

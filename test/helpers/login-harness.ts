@@ -6,7 +6,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RunningSandbox } from '../../src/sandbox/start.js';
-import { binPath } from '../helpers/cli.js';
+import { binPath } from './cli.js';
 
 export const CLIENT_ID = 'msgctl-sandbox-cli';
 export const ALL_SCOPES = 'messages.read messages.write patients.read patients.write offline_access';

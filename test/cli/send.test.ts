@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
 
 const sandbox = useSandbox();
