@@ -10,7 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+// The Ctrl-C test below needs a real process and its signal: it spawns the built binary.
+import { binPath } from '../helpers/cli.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { campaignTable, campaignView } from '../../src/sandbox/domain/campaigns.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
