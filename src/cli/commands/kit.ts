@@ -3,7 +3,7 @@
  * that receive a Context, help examples, and small flag parsers. Command files
  * import only this and types at start-up; the work they do is loaded lazily.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 
 /** A handler may return an exit code (e.g. 10 for a partly failed batch). */
@@ -76,4 +76,26 @@ export function nonNegativeNumber(value: string): number {
 /** For repeatable flags: `--patient a --patient b`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** What every list command prints without --all. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** --limit/--all, declared here once for every list command (each says what it lists). */
+export interface ListFlags {
+  limit: number;
+  all?: boolean;
+}
+
+export function limitOption(help: string): Option {
+  return new Option('--limit <n>', help).argParser(positiveInt).default(DEFAULT_LIST_LIMIT);
+}
+
+export function allOption(help: string): Option {
+  return new Option('--all', help);
+}
+
+/** The record limit to pass to paginate(): none with --all. */
+export function listLimit(flags: ListFlags): number | undefined {
+  return flags.all ? undefined : flags.limit;
 }

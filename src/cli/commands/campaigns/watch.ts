@@ -1,6 +1,8 @@
+/** `msgctl campaigns watch <id>`: exit 0 completed, 1 stopped, 130 Ctrl-C (the campaign keeps running). */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { examples, type Act } from './kit.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
 
 /** Shortest poll the CLI allows, so a typo cannot hammer the service. */
 const MIN_POLL_SECONDS = 0.05;
@@ -11,8 +13,18 @@ function pollSeconds(value: string): number {
   return n;
 }
 
-/** `msgctl campaigns watch <id>`: exit 0 completed, 1 stopped, 130 Ctrl-C (the campaign keeps running). */
-export function registerCampaignWatch(campaigns: Command, act: Act): void {
+export interface CampaignsWatchOptions {
+  id: string;
+  /** Seconds between checks. */
+  poll: number;
+}
+
+export async function run(ctx: Context, opts: CampaignsWatchOptions): Promise<number> {
+  const { watchCampaign } = await import('../../campaigns/watch.js');
+  return watchCampaign(ctx, opts.id, { pollMs: opts.poll * 1000 });
+}
+
+export function register(campaigns: Command, act: Act): void {
   const watch = campaigns
     .command('watch <id>')
     .description(
@@ -24,12 +36,7 @@ export function registerCampaignWatch(campaigns: Command, act: Act): void {
       '\nExit status:\n  0    the campaign completed\n  1    the campaign was stopped\n' +
         '  130  Ctrl-C: watching ended, the campaign keeps running\n  other codes as for every command (4 not found, 8 unavailable…)',
     )
-    .action(
-      act(async (ctx, id: string, flags: { poll: number }) => {
-        const { watchCampaign } = await import('../campaigns/watch.js');
-        return watchCampaign(ctx, id, { pollMs: flags.poll * 1000 });
-      }),
-    );
+    .action(act((ctx, id: string, flags: { poll: number }) => run(ctx, { ...flags, id })));
   examples(watch, [
     'msgctl campaigns watch "$ID"',
     'msgctl campaigns watch "$ID" --json | jq -c .counts   # one line per change',
