@@ -1,11 +1,20 @@
+/** `msgctl login`: browser sign-in as an org admin (OAuth 2.0 + PKCE); the flow is in src/cli/auth/login.ts. */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { LoginFlags } from '../auth/login.js';
-import { examples, type Act } from './kit.js';
+import type { LoginFlags } from '../../auth/login.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export type LoginOptions = LoginFlags;
 
 function portNumber(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('Must be a port number from 0 to 65535.');
   return n;
+}
+
+export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  const { runLogin } = await import('../../auth/login.js');
+  await runLogin(ctx, opts);
 }
 
 export function registerLogin(program: Command, act: Act): void {
@@ -17,12 +26,7 @@ export function registerLogin(program: Command, act: Act): void {
     .option('--port <n>', 'port for the local callback on 127.0.0.1 (default: any free port)', portNumber)
     .option('--no-browser', 'print the sign-in URL instead of opening a browser (SSH, containers)')
     .option('--insecure-storage', 'store the tokens in a file readable only by you (0600) instead of the OS keychain')
-    .action(
-      act(async (ctx, flags: LoginFlags) => {
-        const { runLogin } = await import('../auth/login.js');
-        await runLogin(ctx, flags);
-      }),
-    );
+    .action(act((ctx, flags: LoginOptions) => run(ctx, flags)));
   examples(login, [
     'msgctl login                                   # opens the browser; client secret from MSGCTL_CLIENT_SECRET or a prompt',
     'msgctl --profile sandbox login --no-browser    # prints the URL to open yourself',
