@@ -11,14 +11,13 @@ import { registerLogin } from './commands/login/login.js';
 import { registerOrg } from './commands/org/show.js';
 import { registerSend } from './commands/send.js';
 import { registerPatients } from './commands/patients/index.js';
-import { registerMessages } from './commands/messages.js';
-import { registerConversations } from './commands/conversations.js';
+import { registerMessages } from './commands/messages/index.js';
+import { registerConversations } from './commands/conversations/index.js';
 import { registerCampaigns } from './commands/campaigns/index.js';
 import { registerImports } from './commands/imports.js';
 import { registerMe } from './commands/me/index.js';
 import { registerExports } from './commands/exports.js';
 import { registerEvents } from './commands/events.js';
-import { registerConversationScoped } from './commands/conversation-scoped.js';
 import { registerStaff } from './commands/staff/index.js';
 import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox/command.js';
@@ -97,8 +96,6 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
   registerMe(program, act);
   registerExports(program, act);
   registerEvents(program, act);
-  // After messages/conversations: adds subcommands to those groups.
-  registerConversationScoped(program, act);
   registerStaff(program, act);
   registerApi(program, act);
   registerSandbox(program, act);
