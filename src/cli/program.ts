@@ -9,20 +9,20 @@ import { retryCount, timeoutSeconds, type Act } from './commands/kit.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerLogin } from './commands/login/login.js';
 import { registerOrg } from './commands/org/show.js';
-import { registerSend } from './commands/send.js';
+import { registerSend } from './commands/send/send.js';
 import { registerPatients } from './commands/patients/index.js';
 import { registerMessages } from './commands/messages/index.js';
 import { registerConversations } from './commands/conversations/index.js';
 import { registerCampaigns } from './commands/campaigns/index.js';
-import { registerImports } from './commands/imports.js';
+import { registerImports } from './commands/imports/index.js';
 import { registerMe } from './commands/me/index.js';
-import { registerExports } from './commands/exports.js';
-import { registerEvents } from './commands/events.js';
+import { registerExports } from './commands/exports/index.js';
+import { registerEvents } from './commands/events/index.js';
 import { registerStaff } from './commands/staff/index.js';
-import { registerApi } from './commands/api.js';
+import { registerApi } from './commands/api/api.js';
 import { registerSandbox } from './commands/sandbox/command.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerReference } from './commands/reference.js';
+import { registerCompletion } from './commands/completion/completion.js';
+import { registerReference } from './commands/reference/reference.js';
 
 /**
  * A top-level command whose subcommands are not built: enough for the root

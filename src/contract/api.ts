@@ -271,6 +271,8 @@ export const LIMITS = {
   cursorLifetimeMs: 24 * 3600 * 1000,
   authCodeLifetimeMs: 10 * 60 * 1000,
   accessTokenLifetimeSeconds: 3600,
+  /** Rows one patient import may hold (POST /patient-imports). */
+  importMaxRows: 5000,
 } as const;
 
 /** Scopes of §5.3. */

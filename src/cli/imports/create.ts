@@ -11,7 +11,7 @@
  * holding one chunk at a time. A dry run is the second pass without upload.
  */
 import type { Context } from '../context.js';
-import type { PatientImport } from '../../contract/api.js';
+import { LIMITS, type PatientImport } from '../../contract/api.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
@@ -23,9 +23,6 @@ import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
 import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, Tally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress, type Progress } from './progress.js';
-
-/** Rows per import the service accepts (docs/imports.md); chunks never exceed it. */
-export const SERVICE_MAX_ROWS = 5000;
 
 export interface CreateFlags {
   dryRun?: boolean;
@@ -49,8 +46,9 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   if (!isSupportedRegion(region)) {
     throw new UsageError(`--region "${region}" is not a region code msgctl knows`, ['Use a two-letter country code such as US, CA or GB.']);
   }
-  const size = flags.chunkSize ?? SERVICE_MAX_ROWS;
-  if (size > SERVICE_MAX_ROWS) throw new UsageError(`--chunk-size may be at most ${SERVICE_MAX_ROWS}, the service's limit per import.`);
+  const size = flags.chunkSize ?? LIMITS.importMaxRows;
+  // Rows per import the service accepts (docs/imports.md); chunks never exceed it.
+  if (size > LIMITS.importMaxRows) throw new UsageError(`--chunk-size may be at most ${LIMITS.importMaxRows}, the service's limit per import.`);
   const callerKey = flags.idempotencyKey === undefined ? undefined : ctx.idempotencyKey(flags.idempotencyKey);
   const plan: Plan = {
     file,

@@ -1,7 +1,9 @@
+/** `msgctl sandbox`: flags and wiring; the command's work is run.ts, which starts src/sandbox through its entry. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
 import type { SandboxFlags } from './run.js';
+import type { Context } from '../../context.js';
 
 
 function wholeNumber(value: string): number {
@@ -16,6 +18,14 @@ function portNumber(value: string): number {
   return n;
 }
 
+export type SandboxOptions = SandboxFlags;
+
+/** Runs the sandbox until Ctrl-C; the work is in run.ts (loaded only now), the server in src/sandbox. */
+export async function run(ctx: Context, opts: SandboxOptions): Promise<number> {
+  const { runSandboxCommand } = await import('./run.js');
+  return runSandboxCommand(ctx, opts);
+}
+
 export function registerSandbox(program: Command, act: Act): void {
   const sandbox = program
     .command('sandbox')
@@ -28,12 +38,7 @@ export function registerSandbox(program: Command, act: Act): void {
     .option('--time-scale <x>', 'multiply every background delay (0.01 runs campaigns 100x faster)', nonNegativeNumber, 1)
     .option('--write-profile', 'write a "sandbox" profile (base URL + API key) so `msgctl --profile sandbox …` works')
     .option('--seed-messages <n>', 'load this many synthetic messages (for tests and benchmarks)', positiveInt)
-    .action(
-      act(async (ctx, flags: SandboxFlags) => {
-        const { runSandboxCommand } = await import('./run.js');
-        return runSandboxCommand(ctx, flags);
-      }),
-    );
+    .action(act((ctx, flags: SandboxOptions) => run(ctx, flags)));
   examples(sandbox, [
     'msgctl sandbox --write-profile',
     'msgctl sandbox --port 0 --json            # prints {"base_url":…,"api_key":…} on one line',

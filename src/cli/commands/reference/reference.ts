@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { examples, type Act } from './kit.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export interface ReferenceOptions {
+  program: Command;
+}
+
+export async function run(ctx: Context, opts: ReferenceOptions): Promise<void> {
+  const { referenceMarkdown } = await import('../../reference/markdown.js');
+  await ctx.out.write(referenceMarkdown(opts.program));
+}
 
 /**
  * Hidden `msgctl __reference`: prints docs/reference.md from the live tree.
@@ -10,11 +20,6 @@ export function registerReference(program: Command, act: Act): void {
   const reference = program
     .command('__reference', { hidden: true })
     .description('Print the command reference (docs/reference.md) as Markdown, generated from the command tree')
-    .action(
-      act(async (ctx) => {
-        const { referenceMarkdown } = await import('../reference/markdown.js');
-        await ctx.out.write(referenceMarkdown(program));
-      }),
-    );
+    .action(act((ctx) => run(ctx, { program })));
   examples(reference, ['msgctl __reference > docs/reference.md   # what `npm run docs:reference` does']);
 }

@@ -1,23 +1,80 @@
+/**
+ * `msgctl send`: --to is parsed here (commander), checked and normalised by
+ * src/cli/send/build-request.ts, and sent by the API client (src/cli/api).
+ */
 import type { Command } from 'commander';
-import type { SendMessageResponse } from '../../contract/api.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { choices, examples, positiveInt, type Act } from './kit.js';
+import type { SendMessageResponse } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { SendFlags } from '../../send/flags.js';
+import { choices, examples, positiveInt, type Act } from '../kit.js';
 
-import type { SendFlags } from '../send/flags.js';
-
-export type { SendFlags };
+/** The flags, plus BODY: the text, `-` for stdin, or undefined (stdin when piped). */
+export interface SendOptions extends SendFlags {
+  body?: string;
+}
 
 /** BODY argument, `-`, --body-file (or `-`), or piped stdin, in that order. */
 async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFile: string | undefined): Promise<string> {
   if (bodyArg !== undefined && bodyFile !== undefined) throw new UsageError('Give the body as an argument or --body-file, not both.');
-  const { readFileText, readStdinText } = await import('../util/text-input.js');
+  const { readFileText, readStdinText } = await import('../../util/text-input.js');
   if (bodyFile !== undefined) return readFileText(ctx, bodyFile, '--body-file');
   if (bodyArg !== undefined && bodyArg !== '-') return bodyArg;
   if (bodyArg === undefined && ctx.io.stdin.isTTY) {
     throw new UsageError('No message body: pass it as an argument, with --body-file, or on stdin.');
   }
   return readStdinText(ctx);
+}
+
+/** One message to one patient (POST /patient-messages), or with --csv a batch (src/cli/batch). */
+export async function run(ctx: Context, opts: SendOptions): Promise<number | void> {
+  if (opts.csv !== undefined) {
+    if (opts.body !== undefined || opts.to !== undefined) throw new UsageError('--csv sends from the file: drop --to and BODY.');
+    const { runBatchSend } = await import('../../batch/run-batch-send.js');
+    return runBatchSend(ctx, opts);
+  }
+  if (!opts.to) throw new UsageError('Missing --to <phone|patient-id> (or --csv FILE for a batch).');
+  const body = await readMessageBody(ctx, opts.body, opts.bodyFile);
+  const profile = await ctx.profile();
+  const { assertSendRequest } = await import('../../send/build-request.js');
+  const request = assertSendRequest({
+    to: opts.to,
+    body,
+    channel: opts.channel,
+    from: opts.from ?? profile?.default_from,
+    region: await ctx.region(opts.region),
+    firstName: opts.firstName,
+    lastName: opts.lastName,
+    dob: opts.dob,
+    email: opts.email,
+    mrn: opts.mrn,
+  });
+  const key = ctx.idempotencyKey(opts.idempotencyKey);
+  if (opts.dryRun) {
+    await ctx.out.json({ method: 'POST', path: '/patient-messages', headers: { 'Idempotency-Key': key }, body: request });
+    ctx.out.info('Dry run: nothing was sent.');
+    return;
+  }
+  const client = await ctx.client();
+  const response = await client.request<SendMessageResponse>('POST', '/patient-messages', {
+    body: request,
+    idempotencyKey: key,
+    signal: ctx.signal,
+  });
+  const result = response.data;
+  if (ctx.out.mode === 'json') return ctx.out.json(result);
+  const m = result.message;
+  if (ctx.out.mode === 'plain') {
+    await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].join('\t') + '\n');
+    return;
+  }
+  const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);
+  await ctx.out.write(
+    `Sent ${m.channel} message ${m.id} to ${m.patient?.name ?? 'patient'}` +
+      ` from ${m.phone_number?.number ?? 'the default number'} (delivery ${m.delivery?.status ?? 'pending'})` +
+      (extras.length ? ` [${extras.join(', ')}]` : '') +
+      '\n',
+  );
 }
 
 export function registerSend(program: Command, act: Act): void {
@@ -43,57 +100,7 @@ export function registerSend(program: Command, act: Act): void {
     .option('--concurrency <n>', 'batch: messages in flight at once', positiveInt, 4)
     .option('--journal <file>', 'batch: journal of row outcomes, so a re-run sends only what is left')
     .option('--strict', 'batch: stop before sending anything if any row is invalid')
-    .action(
-      act(async (ctx, bodyArg: string | undefined, flags: SendFlags) => {
-        if (flags.csv !== undefined) {
-          if (bodyArg !== undefined || flags.to !== undefined) throw new UsageError('--csv sends from the file: drop --to and BODY.');
-          const { runBatchSend } = await import('../batch/run-batch-send.js');
-          return runBatchSend(ctx, flags);
-        }
-        if (!flags.to) throw new UsageError('Missing --to <phone|patient-id> (or --csv FILE for a batch).');
-        const body = await readMessageBody(ctx, bodyArg, flags.bodyFile);
-        const profile = await ctx.profile();
-        const { assertSendRequest } = await import('../send/build-request.js');
-        const request = assertSendRequest({
-          to: flags.to,
-          body,
-          channel: flags.channel,
-          from: flags.from ?? profile?.default_from,
-          region: await ctx.region(flags.region),
-          firstName: flags.firstName,
-          lastName: flags.lastName,
-          dob: flags.dob,
-          email: flags.email,
-          mrn: flags.mrn,
-        });
-        const key = ctx.idempotencyKey(flags.idempotencyKey);
-        if (flags.dryRun) {
-          await ctx.out.json({ method: 'POST', path: '/patient-messages', headers: { 'Idempotency-Key': key }, body: request });
-          ctx.out.info('Dry run: nothing was sent.');
-          return;
-        }
-        const client = await ctx.client();
-        const response = await client.request<SendMessageResponse>('POST', '/patient-messages', {
-          body: request,
-          idempotencyKey: key,
-          signal: ctx.signal,
-        });
-        const result = response.data;
-        if (ctx.out.mode === 'json') return ctx.out.json(result);
-        const m = result.message;
-        if (ctx.out.mode === 'plain') {
-          await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].join('\t') + '\n');
-          return;
-        }
-        const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);
-        await ctx.out.write(
-          `Sent ${m.channel} message ${m.id} to ${m.patient?.name ?? 'patient'}` +
-            ` from ${m.phone_number?.number ?? 'the default number'} (delivery ${m.delivery?.status ?? 'pending'})` +
-            (extras.length ? ` [${extras.join(', ')}]` : '') +
-            '\n',
-        );
-      }),
-    );
+    .action(act((ctx, body: string | undefined, flags: SendFlags) => run(ctx, { ...flags, body })));
   examples(send, [
     'msgctl send --to "(555) 555-0123" "Your results are ready"',
     'msgctl send --to 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10 --channel sms --body-file note.txt',

@@ -1,8 +1,10 @@
+/** `msgctl api <method> <path>`: an authenticated request to any endpoint; the request building is src/cli/api-command. */
 import { Argument, InvalidArgumentError, type Command } from 'commander';
-import type { ApiFlags } from '../api-command/run.js';
-import { fieldParser } from '../api-command/fields.js';
-import { HTTP_METHODS } from '../api-command/request-parts.js';
-import { collect, examples, type Act } from './kit.js';
+import type { ApiFlags } from '../../api-command/run.js';
+import type { Context } from '../../context.js';
+import { fieldParser } from '../../api-command/fields.js';
+import { HTTP_METHODS } from '../../api-command/request-parts.js';
+import { collect, examples, type Act } from '../kit.js';
 
 /** Any case on the command line; the request goes out upper-case. */
 function httpMethod(value: string): string {
@@ -11,6 +13,17 @@ function httpMethod(value: string): string {
     throw new InvalidArgumentError(`Allowed: ${HTTP_METHODS.join(', ')}.`);
   }
   return upper;
+}
+
+export interface ApiOptions extends ApiFlags {
+  /** Upper case (the parser makes it so). */
+  method: string;
+  path: string;
+}
+
+export async function run(ctx: Context, opts: ApiOptions): Promise<void> {
+  const { runApiCommand } = await import('../../api-command/run.js');
+  await runApiCommand(ctx, opts.method, opts.path, opts);
 }
 
 export function registerApi(program: Command, act: Act): void {
@@ -30,12 +43,7 @@ export function registerApi(program: Command, act: Act): void {
     .option('--input <file>', 'read the whole JSON request body from a file (- for stdin) instead of fields')
     .option('--paginate', 'GET every page of a list, following pagination.next_cursor, and print each record as a JSON line')
     .option('-i, --include', 'print the HTTP status line and response headers (each page\'s with --paginate) before the body')
-    .action(
-      act(async (ctx, method: string, path: string, flags: ApiFlags) => {
-        const { runApiCommand } = await import('../api-command/run.js');
-        await runApiCommand(ctx, method, path, flags);
-      }),
-    );
+    .action(act((ctx, method: string, path: string, flags: ApiFlags) => run(ctx, { ...flags, method, path })));
   api.addHelpText(
     'after',
     `
