@@ -6,7 +6,8 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
 import type { Act } from './commands/kit.js';
-import type { Env, GlobalOptions, Io, Services } from './context.js';
+import { GLOBAL_OPTIONS_WITH_VALUES, readGlobalOptions } from './commands/global-options.js';
+import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
@@ -27,18 +28,7 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
 
   const act: Act = (handler) => async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const globals = command.optsWithGlobals() as Record<string, unknown>;
-    const opts: GlobalOptions = {
-      profile: globals.profile as string | undefined,
-      baseUrl: globals.baseUrl as string | undefined,
-      json: Boolean(globals.json),
-      verbose: Boolean(globals.verbose),
-      quiet: Boolean(globals.quiet),
-      color: globals.color !== false,
-      timeout: Number(globals.timeout ?? 30),
-      retries: Number(globals.retries ?? 4),
-      retriesGiven: command.getOptionValueSourceWithGlobals('retries') === 'cli',
-    };
+    const opts = readGlobalOptions(command);
     json = opts.json;
     verbose = opts.verbose;
     const ctx = new CommandContext(io, env, opts, abort, { ...defaultServices(env), ...services });
@@ -84,9 +74,6 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
 }
 
 const HELP_WIDTH = 80;
-
-/** Global options that take a value: their value is not a command name. */
-const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeout', '--retries']);
 
 /** The first word of argv that names a command, if any. */
 export function firstCommandName(argv: string[]): string | undefined {

@@ -3,9 +3,10 @@
  * their heavy modules (API client, CSV, prompts, sandbox) when they run, so
  * `msgctl --help` stays close to bare Node start-up.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { VERSION } from './version.js';
-import { retryCount, timeoutSeconds, type Act } from './commands/kit.js';
+import type { Act } from './commands/kit.js';
+import { globalOptions } from './commands/global-options.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerLogin } from './commands/login/login.js';
 import { registerOrg } from './commands/org/show.js';
@@ -55,23 +56,8 @@ export function buildProgram(act: Act, options: BuildOptions = {}): Command {
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
     .helpOption('-h, --help', 'show help for a command')
-    .option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)')
-    .option('--base-url <url>', 'API base URL including /v1 (env MSGCTL_BASE_URL)')
-    .option('--json', 'print JSON Lines on stdout: one API object per line', false)
-    .option('--verbose', 'log each request (method, path, status, duration, request id) on stderr', false)
-    .option('--quiet', 'print nothing but results and errors', false)
-    .option('--no-color', 'disable colour (also honours NO_COLOR)')
-    .addOption(
-      new Option('--timeout <seconds>', 'give up on one request attempt after this long')
-        .argParser(timeoutSeconds)
-        .default(30),
-    )
-    .addOption(
-      new Option('--retries <n>', 'retries after 429, 5xx or connection failures')
-        .argParser(retryCount)
-        .default(4),
-    )
     .showSuggestionAfterError(true);
+  for (const option of globalOptions()) program.addOption(option);
   program.addHelpText(
     'after',
     `

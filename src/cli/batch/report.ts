@@ -42,8 +42,11 @@ export function formatLine(out: Output, line: RowLine): string | null {
   return `row ${line.row}: ${line.outcome}${line.code ? ` (${line.code})` : ''}${line.detail ? `: ${cell(line.detail)}` : ''}${retry}\n`;
 }
 
-
-export class Tally {
+/**
+ * Running totals of one `send --csv` run: what was sent, skipped, failed or
+ * left for a re-run (not the same counts as an import's, hence its own name).
+ */
+export class BatchTally {
   sent = 0;
   skipped = 0;
   failed = 0;
@@ -87,7 +90,7 @@ export interface SummaryContext {
   stoppedBy?: string;
 }
 
-export function summaryText(t: Tally, s: SummaryContext): string {
+export function summaryText(t: BatchTally, s: SummaryContext): string {
   const lines: string[] = [];
   const total = t.attempted + t.invalid + t.alreadyDone + t.notSent;
   if (t.attempted === 0 && t.alreadyDone > 0 && t.alreadyDone + t.invalid === total && !s.interrupted) {

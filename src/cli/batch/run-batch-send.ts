@@ -24,7 +24,7 @@ import { resolveSettings } from './settings.js';
 import { fileFingerprint, validatePass } from './validate-pass.js';
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
-import { summaryText, Tally } from './report.js';
+import { summaryText, BatchTally } from './report.js';
 
 /** Default --retries for a batch: a long unattended run should ride out a bad minute, not give up rows. */
 export const BATCH_RETRIES = 8;
@@ -63,7 +63,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   }
 
   const client = await clientReady!;
-  const tally = new Tally();
+  const tally = new BatchTally();
   const unlock = await lockJournal(journalPath);
   let result;
   try {

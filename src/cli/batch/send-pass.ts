@@ -17,7 +17,7 @@ import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
 import { rowKey } from './identity.js';
 import { classifyError, isFinal, type Classified } from './outcome.js';
-import { formatLine, lineFor, type RowLine, type Tally } from './report.js';
+import { formatLine, lineFor, type RowLine, type BatchTally } from './report.js';
 import type { DoneRows, JournalWriter } from './journal.js';
 import type { BatchSettings } from './settings.js';
 import { plannedRows, type Validated } from './validate-pass.js';
@@ -35,7 +35,7 @@ export interface SendPassInput {
   done: DoneRows;
   journal: JournalWriter;
   client: ApiClient;
-  tally: Tally;
+  tally: BatchTally;
   progress: Progress;
 }
 

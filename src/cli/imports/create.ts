@@ -20,7 +20,7 @@ import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type Pati
 import { isSupportedRegion } from '../util/phone.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
-import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, Tally, type RowOutcome } from './outcomes.js';
+import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress, type Progress } from './progress.js';
 
@@ -56,7 +56,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
     rowOptions: { region: region.toUpperCase(), dayFirst: flags.dayFirst, size },
   };
 
-  const tally = new Tally();
+  const tally = new ImportTally();
   if (flags.dryRun) {
     await checkRows(ctx, plan, tally);
     ctx.out.info(tally.summary('dry-run'));
@@ -120,7 +120,7 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
 }
 
 /** Dry run: every row checked; invalid ones reported on stderr, every row's outcome on stdout. */
-async function checkRows(ctx: Context, plan: Plan, tally: Tally): Promise<void> {
+async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
   const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(text));
@@ -159,7 +159,7 @@ async function scanFile(ctx: Context, plan: Plan): Promise<{ sha256: string; dat
   return { sha256: hashed.sha256(), dataRows };
 }
 
-function count(tally: Tally, chunk: Chunk): void {
+function count(tally: ImportTally, chunk: Chunk): void {
   tally.dataRows += chunk.valid.length + chunk.invalid.length;
   tally.valid += chunk.valid.length;
   tally.invalid += chunk.invalid.length;
@@ -186,7 +186,7 @@ async function* sentChunks(
   client: ApiClient,
   plan: Plan,
   namespace: string,
-  tally: Tally,
+  tally: ImportTally,
   writeStderr: (text: string) => void,
 ): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
   const { csv, mapping } = await openMapped(plan.file, plan);
@@ -218,7 +218,7 @@ async function* sentChunks(
 }
 
 /** Without --wait: the import objects, as the service answered them. */
-async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: Tally): AsyncGenerator<PatientImport> {
+async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: ImportTally): AsyncGenerator<PatientImport> {
   const stderr = (text: string) => void ctx.io.stderr.write(text);
   for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
 }
@@ -229,7 +229,7 @@ async function uploadAndFollow(
   client: ApiClient,
   plan: Plan,
   namespace: string,
-  tally: Tally,
+  tally: ImportTally,
   dataRows: number,
 ): Promise<void> {
   // The bar counts rows whose fate is known: refused locally, or processed by the service.

@@ -69,8 +69,8 @@ export const importColumns: Column<PatientImport>[] = [
   { header: 'created_at', value: (i) => i.created_at },
 ];
 
-/** Running totals for the final report. */
-export class Tally {
+/** Running totals of one `imports create` run for its final report (rows checked, created, matched…). */
+export class ImportTally {
   dataRows = 0;
   valid = 0;
   invalid = 0;
