@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+// Killing a run part-way needs a real process: that test spawns the built binary.
+import { binPath } from '../helpers/cli.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 
 const sandbox = useSandbox();

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+// Ctrl-C needs a real process and its signal: that test spawns the built binary.
+import { binPath } from '../helpers/cli.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;
