@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { secretKey, verify } from '../../src/cli/webhooks/signature.js';
-import { deliveryHeaders, newWebhookSecret } from '../../src/sandbox/webhooks/signing.js';
+import { signatureHeaders, generateWebhookSecret } from '../../src/sandbox/webhooks/signing.js';
 import { referenceAccepts, referenceHeaders, referenceSecret } from '../helpers/standard-webhooks.js';
 
 // The published Standard Webhooks example: proves interoperability, not just self-consistency.
@@ -83,26 +83,26 @@ describe('the CLI verifier', () => {
 
 describe('the sandbox signer', () => {
   it('signs the Standard Webhooks example exactly', () => {
-    expect(deliveryHeaders(VECTOR.secret, VECTOR.id, VECTOR.body, VECTOR.timestamp * 1000)).toEqual(vectorHeaders());
+    expect(signatureHeaders(VECTOR.secret, VECTOR.id, VECTOR.body, VECTOR.timestamp * 1000)).toEqual(vectorHeaders());
   });
 
   it('produces deliveries the standardwebhooks package accepts', () => {
-    const secret = newWebhookSecret();
+    const secret = generateWebhookSecret();
     const body = '{"type":"message.created","payload":{"body":"Ünïcode 👍"}}';
-    expect(referenceAccepts(secret, deliveryHeaders(secret, 'evt_1', body, Date.now()), body)).toBe(true);
+    expect(referenceAccepts(secret, signatureHeaders(secret, 'evt_1', body, Date.now()), body)).toBe(true);
   });
 
   it('is told apart from a broken signature by the reference (so the check above can fail)', () => {
-    const secret = newWebhookSecret();
-    const headers = deliveryHeaders(secret, 'evt_1', '{}', Date.now());
+    const secret = generateWebhookSecret();
+    const headers = signatureHeaders(secret, 'evt_1', '{}', Date.now());
     expect(referenceAccepts(secret, { ...headers, 'webhook-signature': corrupt(headers['webhook-signature']!) }, '{}')).toBe(false);
     expect(referenceAccepts(secret, headers, '{"changed":true}')).toBe(false);
   });
 
   it('generates secrets of 32 random bytes', () => {
-    const secret = newWebhookSecret();
+    const secret = generateWebhookSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
-    expect(newWebhookSecret()).not.toBe(secret);
+    expect(generateWebhookSecret()).not.toBe(secret);
   });
 });

@@ -12,7 +12,7 @@ import type { SandboxContext } from '../context.js';
 import { FieldErrors, problems } from '../http/problem.js';
 import type { PhoneNumberRecord } from './records.js';
 import { resolveFromNumber, type MessageSender } from './patient-messages.js';
-import { codePointLength } from '../validation/formats.js';
+import { bodyLength } from '../validation/formats.js';
 import { campaignTable, notEditable, type CampaignRecord } from './campaigns.js';
 
 /** Longest campaign name accepted (docs/campaigns.md). */
@@ -56,7 +56,7 @@ export function validateCampaignFields(raw: unknown, mode: 'create' | 'update'):
       if (required) errors.add(`/${key}`, 'required', `${key} is required.`);
     } else if (typeof value !== 'string') errors.add(`/${key}`, 'invalid_type', `${key} must be a string.`);
     else if (!value.trim()) errors.add(`/${key}`, 'required', `${key} must not be empty.`);
-    else if (codePointLength(value) > max) errors.add(`/${key}`, 'too_long', `${key} is ${codePointLength(value)} characters; the limit is ${max}.`);
+    else if (bodyLength(value) > max) errors.add(`/${key}`, 'too_long', `${key} is ${bodyLength(value)} characters; the limit is ${max}.`);
     else fields[key] = key === 'name' ? value.trim() : value;
   };
   text('name', MAX_NAME_CHARS);

@@ -11,7 +11,7 @@ import type { Campaign } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { FieldErrors } from '../http/problem.js';
 import { findPatient } from './patients.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import {
   campaignView,
   deleteRecipient,
@@ -55,7 +55,7 @@ function patientIdsOf(raw: unknown): string[] {
     errors.add('/patient_ids', 'too_long', `patient_ids lists ${ids.length} ids; send at most ${MAX_RECIPIENT_IDS_PER_CALL} per call.`);
   } else {
     ids.forEach((id, i) => {
-      if (typeof id !== 'string' || !isUuid(id)) errors.add(`/patient_ids/${i}`, 'invalid', 'Each patient id must be a UUID.');
+      if (typeof id !== 'string' || !looksLikeUuid(id)) errors.add(`/patient_ids/${i}`, 'invalid', 'Each patient id must be a UUID.');
     });
   }
   if (body) {

@@ -14,14 +14,14 @@
 import type { SandboxContext } from '../context.js';
 import { ProblemError, problems } from '../http/problem.js';
 import type { ApiRequest } from '../http/route.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import type { ConversationRecord, MessageRecord } from './records.js';
 import { isParticipant } from './participants.js';
 
 /** A path parameter that must be a UUID (§4.9: "Path parameters are UUIDs"). */
 export function uuidParam(req: ApiRequest, name: string): string {
   const value = req.params[name] ?? '';
-  if (!isUuid(value)) throw problems.invalidRequest(`${name} must be a UUID (got "${value}").`);
+  if (!looksLikeUuid(value)) throw problems.invalidRequest(`${name} must be a UUID (got "${value}").`);
   return value.toLowerCase();
 }
 

@@ -15,7 +15,7 @@ import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../contract/ti
 import { isUnread, patientName } from './views.js';
 import type { MessageRecord } from './records.js';
 import type { Window } from './message-index.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export type Order = 'asc' | 'desc';
 export type GroupBy = 'message' | 'conversation';
@@ -62,7 +62,7 @@ function choice<T extends string>(req: ApiRequest, name: string, allowed: readon
 function uuidParam(req: ApiRequest, name: string): string | null {
   const raw = queryParam(req, name);
   if (raw === undefined || raw === '') return null;
-  if (!isUuid(raw)) {
+  if (!looksLikeUuid(raw)) {
     throw new ProblemError(400, 'invalid_request', `${name} must be a UUID (got "${raw}").`, [], { parameter: name });
   }
   return raw.toLowerCase();

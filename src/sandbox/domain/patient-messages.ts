@@ -14,12 +14,12 @@ import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { codePointLength } from '../validation/formats.js';
-import { toE164 } from '../validation/phone.js';
+import { bodyLength } from '../validation/formats.js';
+import { normalizePhone } from '../validation/phone.js';
 import type { ConversationRecord, MessageRecord, PatientRecord, PhoneNumberRecord } from './records.js';
 import { messageView, patientName } from './views.js';
 import { createPatient, findPatient, patientsByPhone, validatePatientFields, type PatientFields } from './patients.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export interface MessageSender {
   kind: 'api_key' | 'staff';
@@ -74,10 +74,10 @@ function validateSendBody(raw: unknown): ValidSend {
     const hasPhone = t.phone !== undefined && t.phone !== null;
     if (hasId === hasPhone) errors.add('/to', 'invalid', 'to needs exactly one of patient_id or phone.');
     else if (hasId) {
-      if (typeof t.patient_id === 'string' && isUuid(t.patient_id)) to = { patientId: t.patient_id.toLowerCase() };
+      if (typeof t.patient_id === 'string' && looksLikeUuid(t.patient_id)) to = { patientId: t.patient_id.toLowerCase() };
       else errors.add('/to/patient_id', 'invalid', 'to.patient_id must be a UUID.');
     } else {
-      const phone = typeof t.phone === 'string' ? toE164(t.phone) : null;
+      const phone = typeof t.phone === 'string' ? normalizePhone(t.phone, 'US') : null;
       if (phone?.ok) to = { phone: phone.e164 };
       else errors.add('/to/phone', 'invalid', `to.phone is not a usable phone number${phone && !phone.ok ? `: ${phone.reason}` : ''}.`);
     }
@@ -100,8 +100,8 @@ function validateSendBody(raw: unknown): ValidSend {
   if (b.body === undefined || b.body === null) errors.add('/body', 'required', 'body is required.');
   else if (typeof b.body !== 'string') errors.add('/body', 'invalid_type', 'body must be a string.');
   else if (!b.body.trim()) errors.add('/body', 'required', 'body must not be empty.');
-  else if (codePointLength(b.body) > LIMITS.bodyMaxChars) {
-    errors.add('/body', 'too_long', `body is ${codePointLength(b.body)} characters; the limit is ${LIMITS.bodyMaxChars}.`);
+  else if (bodyLength(b.body) > LIMITS.bodyMaxChars) {
+    errors.add('/body', 'too_long', `body is ${bodyLength(b.body)} characters; the limit is ${LIMITS.bodyMaxChars}.`);
   } else body = b.body;
 
   let channel: Channel = 'secure';

@@ -10,8 +10,8 @@
 import type { FieldError, PatientInput } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { PatientRecord } from './records.js';
-import { toE164 } from '../validation/phone.js';
-import { isEmail } from '../validation/formats.js';
+import { normalizePhone } from '../validation/phone.js';
+import { looksLikeEmail } from '../validation/formats.js';
 
 /** The patient fields a create or PATCH body may carry: the API's own input shape. */
 export type PatientFields = PatientInput;
@@ -80,7 +80,7 @@ export function validatePatientFields(raw: unknown, mode: 'create' | 'update'): 
   const phone = text('phone');
   if (phone === null) fields.phone = null;
   else if (phone !== undefined) {
-    const normalized = toE164(phone);
+    const normalized = normalizePhone(phone, 'US');
     if (normalized.ok) fields.phone = normalized.e164;
     else fail('phone', 'invalid', `phone is not a usable phone number: ${normalized.reason}.`);
   }
@@ -88,7 +88,7 @@ export function validatePatientFields(raw: unknown, mode: 'create' | 'update'): 
   const email = text('email');
   if (email === null) fields.email = null;
   else if (email !== undefined) {
-    if (isEmail(email)) fields.email = email;
+    if (looksLikeEmail(email)) fields.email = email;
     else fail('email', 'invalid', 'email is not an email address.');
   }
 

@@ -6,7 +6,7 @@
  * once, when the endpoint is created.
  */
 import type { SandboxContext } from '../context.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
+import { generateWebhookSecret } from '../webhooks/signing.js';
 
 import { EVENT_TYPES, type EventType } from '../../contract/api.js';
 
@@ -60,7 +60,7 @@ export function createWebhookEndpoint(
     ...owner,
     url,
     events,
-    secret: newWebhookSecret(),
+    secret: generateWebhookSecret(),
     created_at: sb.clock.iso(),
     seq: sb.store.nextSeq(),
   });

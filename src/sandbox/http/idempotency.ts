@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import { LIMITS } from '../../contract/api.js';
 import { ProblemError, problems } from './problem.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 
 export function fingerprint(method: string, path: string, body: unknown): string {
@@ -43,7 +43,7 @@ export async function withIdempotency(
   run: () => Promise<Result>,
 ): Promise<Result> {
   if (!keyHeader) throw problems.invalidRequest('This request requires an Idempotency-Key header (a UUID).');
-  if (!isUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
+  if (!looksLikeUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
   const id = `${scope}:${keyHeader.toLowerCase()}`;
   const table = sb.db.idempotency;
   const now = sb.clock.now();

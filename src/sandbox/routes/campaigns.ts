@@ -11,7 +11,7 @@ import { RECIPIENT_STATUSES } from '../../contract/api.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { pageOf } from '../http/cursor.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import { senderFromPrincipal } from '../domain/patient-messages.js';
 import {
   campaignTable,
@@ -144,7 +144,7 @@ function oneOf<T extends string>(req: ApiRequest, name: string, values: readonly
 /** Path ids are UUIDs: anything else is a malformed request (400); an unknown or other org's id 404. */
 function campaignFromPath(sb: SandboxContext, req: ApiRequest): CampaignRecord {
   const id = req.params.campaignId ?? '';
-  if (!isUuid(id)) throw problems.invalidRequest(`campaignId must be a UUID (got "${id}").`);
+  if (!looksLikeUuid(id)) throw problems.invalidRequest(`campaignId must be a UUID (got "${id}").`);
   const c = findCampaign(sb, req.principal.orgId, id.toLowerCase());
   if (!c) throw problems.notFound('Campaign');
   return c;

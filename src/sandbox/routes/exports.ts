@@ -22,7 +22,7 @@ import {
   exportView,
   type ExportFormat,
 } from '../domain/exports.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
@@ -80,7 +80,7 @@ export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): 
   app.get(downloadPath(':exportId'), async (request, reply) => {
     const { exportId } = request.params as { exportId: string };
     const { expires, token } = request.query as { expires?: string; token?: string };
-    const record = isUuid(exportId) ? exportsTable(sb).get(exportId.toLowerCase()) : undefined;
+    const record = looksLikeUuid(exportId) ? exportsTable(sb).get(exportId.toLowerCase()) : undefined;
     const check = record ? checkDownload(sb, record.id, expires, token) : 'forbidden';
     // Wrong or missing proof looks the same whether or not the export exists.
     if (!record || check === 'forbidden') {

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { FieldErrors, ProblemError } from '../http/problem.js';
 import { messageView } from '../domain/views.js';
 import { receiveInbound } from '../domain/inbound.js';
-import { toE164 } from '../validation/phone.js';
+import { normalizePhone } from '../validation/phone.js';
 
 export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/inbound', async (request, reply) => {
@@ -16,7 +16,7 @@ export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext):
     const errors = new FieldErrors();
     const phone = (field: 'from' | 'to') => {
       const value = body[field];
-      const result = typeof value === 'string' ? toE164(value) : null;
+      const result = typeof value === 'string' ? normalizePhone(value, 'US') : null;
       if (result?.ok) return result.e164;
       errors.add(`/${field}`, value === undefined ? 'required' : 'invalid', `${field} must be a phone number.`);
       return '';

@@ -23,7 +23,7 @@ import { messageView } from '../domain/views.js';
 import { isVisibleToAdmin, sendTeamChatMessage } from '../domain/team-chats.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
 import { parseTimeParam } from '../domain/message-query.js';
-import { codePointLength } from '../validation/formats.js';
+import { bodyLength } from '../validation/formats.js';
 import type { MessageRecord } from '../domain/records.js';
 
 export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void {
@@ -106,8 +106,8 @@ function validBody(raw: unknown): string {
   if (body === undefined || body === null) errors.add('/body', 'required', 'body is required.');
   else if (typeof body !== 'string') errors.add('/body', 'invalid_type', 'body must be a string.');
   else if (!body.trim()) errors.add('/body', 'required', 'body must not be empty.');
-  else if (codePointLength(body) > LIMITS.bodyMaxChars) {
-    errors.add('/body', 'too_long', `body is ${codePointLength(body)} characters; the limit is ${LIMITS.bodyMaxChars}.`);
+  else if (bodyLength(body) > LIMITS.bodyMaxChars) {
+    errors.add('/body', 'too_long', `body is ${bodyLength(body)} characters; the limit is ${LIMITS.bodyMaxChars}.`);
   }
   errors.throwIfAny();
   return body as string;

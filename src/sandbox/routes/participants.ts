@@ -11,7 +11,7 @@ import { pageOf } from '../http/cursor.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
 import { memberConversation, uuidParam } from '../domain/conversation-access.js';
 import { addParticipant, isParticipant, participantsOf, removeParticipant } from '../domain/participants.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 /** Scope for adding and removing: the spec's catalog has only participants:read, and reading must not allow writing. */
 export const PARTICIPANTS_WRITE_SCOPE = 'participants:write';
@@ -44,7 +44,7 @@ export function registerParticipantRoutes(app: FastifyInstance, sb: SandboxConte
       const errors = new FieldErrors();
       if (body.user_id === undefined || body.user_id === null || body.user_id === '') {
         errors.add('/user_id', 'required', 'user_id is required.');
-      } else if (typeof body.user_id !== 'string' || !isUuid(body.user_id)) {
+      } else if (typeof body.user_id !== 'string' || !looksLikeUuid(body.user_id)) {
         errors.add('/user_id', 'invalid_uuid', 'user_id must be a UUID.');
       }
       errors.throwIfAny();

@@ -18,7 +18,7 @@ import {
   type ConversationCursor,
   type ConversationFilter,
 } from '../domain/conversation-pages.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -30,7 +30,7 @@ function badParam(name: string, detail: string): ProblemError {
 function readFilter(sb: SandboxContext, req: ApiRequest): ConversationFilter | undefined {
   const orgId = req.principal.orgId;
   const patientId = queryParam(req, 'patient_id') || null;
-  if (patientId && !isUuid(patientId)) throw badParam('patient_id', `patient_id must be a UUID (got "${patientId}").`);
+  if (patientId && !looksLikeUuid(patientId)) throw badParam('patient_id', `patient_id must be a UUID (got "${patientId}").`);
   const phone = queryParam(req, 'phone_number') || null;
   if (phone && !E164.test(phone)) throw badParam('phone_number', `phone_number must be an E.164 number such as +15555550100 (got "${phone}").`);
   const channel = queryParam(req, 'channel') || null;
@@ -103,7 +103,7 @@ export function registerPatientConversationRoutes(app: FastifyInstance, sb: Sand
     scope: 'messages.read',
     handler: (req) => {
       const id = req.params.conversationId ?? '';
-      if (!isUuid(id)) throw badParam('conversationId', `conversationId must be a UUID (got "${id}").`);
+      if (!looksLikeUuid(id)) throw badParam('conversationId', `conversationId must be a UUID (got "${id}").`);
       const c = sb.db.conversations.get(id.toLowerCase());
       if (!c || c.orgId !== req.principal.orgId || c.type !== 'patient') throw problems.notFound('Patient conversation');
       return { status: 200, body: conversationDetail(sb, c) };

@@ -8,7 +8,7 @@ import { apiRoute } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { messageView } from '../domain/views.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
@@ -28,7 +28,7 @@ export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxCo
     scope: 'messages.read',
     handler: (req) => {
       const id = req.params.messageId ?? '';
-      if (!isUuid(id)) throw problems.invalidRequest(`messageId must be a UUID (got "${id}").`);
+      if (!looksLikeUuid(id)) throw problems.invalidRequest(`messageId must be a UUID (got "${id}").`);
       const message = sb.db.messages.get(id.toLowerCase());
       // Only messages of patient conversations in the caller's organization are visible here.
       if (!message || message.orgId !== req.principal.orgId || !message.patientId) throw problems.notFound('Message');

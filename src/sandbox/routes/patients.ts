@@ -17,8 +17,8 @@ import {
   validatePatientFields,
 } from '../domain/patients.js';
 import type { PatientRecord } from '../domain/records.js';
-import { toE164 } from '../validation/phone.js';
-import { isUuid } from '../validation/formats.js';
+import { normalizePhone } from '../validation/phone.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
@@ -51,7 +51,7 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
       const mrn = rawMrn?.trim();
       let phone: string | undefined;
       if (rawPhone !== undefined) {
-        const normalized = toE164(rawPhone);
+        const normalized = normalizePhone(rawPhone, 'US');
         if (!normalized.ok) throw problems.validation([{ path: 'phone', code: 'invalid', message: `phone is not a usable phone number: ${normalized.reason}.` }]);
         phone = normalized.e164;
       }
@@ -98,7 +98,7 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
 /** Path ids are UUIDs (§4.7): anything else is a malformed request (400), a well-formed unknown id 404. */
 function patientFromPath(sb: SandboxContext, req: ApiRequest): PatientRecord {
   const id = req.params.patientId ?? '';
-  if (!isUuid(id)) throw problems.invalidRequest(`patientId must be a UUID (got "${id}").`);
+  if (!looksLikeUuid(id)) throw problems.invalidRequest(`patientId must be a UUID (got "${id}").`);
   const patient = findPatient(sb, req.principal.orgId, id.toLowerCase());
   if (!patient) throw problems.notFound('Patient');
   return patient;

@@ -6,7 +6,7 @@
 import type { QueryNode, SenderKind } from './ast.js';
 import { QueryParseError } from './errors.js';
 import type { QualifierValue, Token } from './tokenizer.js';
-import { isUuid } from '../validation/formats.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 type QualifierToken = Extract<Token, { type: 'qualifier' }>;
 
@@ -45,7 +45,7 @@ export function qualifierNode(token: QualifierToken): QueryNode {
     case 'from':
       return fromNode(value);
     case 'patient':
-      return isUuid(value.text)
+      return looksLikeUuid(value.text)
         ? { type: 'patientId', id: value.text.toLowerCase() }
         : { type: 'patientName', text: value.text };
     case 'mrn':

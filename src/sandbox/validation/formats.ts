@@ -7,15 +7,15 @@
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 
-export function isUuid(value: string): boolean {
+export function looksLikeUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-export function isEmail(value: string): boolean {
+export function looksLikeEmail(value: string): boolean {
   return EMAIL.test(value);
 }
 
-export function codePointLength(text: string): number {
+export function bodyLength(text: string): number {
   let n = 0;
   for (const _ of text) n++;
   return n;

@@ -9,20 +9,20 @@
  * yet they are what docs and tests use. NANP numbers must also have an area
  * code and exchange starting 2–9, which length alone does not check.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 export type PhoneCheck = { ok: true; e164: string } | { ok: false; reason: string };
 
-const DEFAULT_COUNTRY = 'US';
 const ALLOWED = /^\+?[0-9\s()\-./]+$/;
 const NANP_NATIONAL = /^[2-9]\d{2}[2-9]\d{6}$/;
 
-export function toE164(input: string): PhoneCheck {
+/** E.164 for `input`; national numbers are read in `country` (the sandbox's clinic is in the US). */
+export function normalizePhone(input: string, country: CountryCode = 'US'): PhoneCheck {
   const text = input.trim();
   if (text === '') return { ok: false, reason: 'empty' };
   if (/[a-z#]/i.test(text)) return { ok: false, reason: 'contains letters or an extension' };
   if (!ALLOWED.test(text)) return { ok: false, reason: 'contains characters that are not part of a phone number' };
-  const parsed = parsePhoneNumberFromString(text, DEFAULT_COUNTRY);
+  const parsed = parsePhoneNumberFromString(text, country);
   if (!parsed || !parsed.isPossible()) return { ok: false, reason: 'wrong number of digits for a phone number' };
   if (parsed.countryCallingCode === '1' && !NANP_NATIONAL.test(parsed.nationalNumber)) {
     return { ok: false, reason: 'area code and exchange cannot start with 0 or 1' };

@@ -11,11 +11,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
-export function newWebhookSecret(): string {
+export function generateWebhookSecret(): string {
   return PREFIX + randomBytes(32).toString('base64');
 }
 
-export function deliveryHeaders(secret: string, id: string, body: string, nowMs: number): Record<string, string> {
+export function signatureHeaders(secret: string, id: string, body: string, nowMs = Date.now()): Record<string, string> {
   const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
   const timestamp = Math.floor(nowMs / 1000);
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');

@@ -10,7 +10,7 @@
 import type { SandboxContext } from '../context.js';
 import { envelopeOf, startEventFanOut, webhookDeliveries, webhookEvents, type DeliveryRecord } from '../domain/events.js';
 import { webhookEndpoints } from '../domain/webhooks.js';
-import { deliveryHeaders } from '../webhooks/signing.js';
+import { signatureHeaders } from '../webhooks/signing.js';
 
 /** Wait before attempt n+1 after attempt n failed; its length is the number of retries. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000] as const;
@@ -42,7 +42,7 @@ export function startWebhookDelivery(sb: SandboxContext): () => void {
     try {
       const response = await fetch(endpoint.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...deliveryHeaders(endpoint.secret, event.id, body, Date.now()) },
+        headers: { 'content-type': 'application/json', ...signatureHeaders(endpoint.secret, event.id, body) },
         body,
         redirect: 'manual',
         signal: AbortSignal.any([inFlight.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
