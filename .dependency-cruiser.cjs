@@ -28,6 +28,13 @@ module.exports = {
       to: { path: '^src/sandbox/', pathNot: '^src/sandbox/entry\\.ts$' },
     },
     {
+      name: 'sandbox-entry-is-lazy',
+      severity: 'error',
+      comment: 'Start-up is lazy: the CLI loads the sandbox only when `msgctl sandbox` runs (await import), never at start.',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/sandbox/entry\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'contract-stands-alone',
       severity: 'error',
       comment: 'The contract is what both sides agree on by definition; it depends on neither.',
