@@ -12,7 +12,7 @@ const outdir = outdirFlag > 0 ? process.argv[outdirFlag + 1] : 'dist';
 await rm(outdir, { recursive: true, force: true });
 await build({
   // `version` is its own tiny entry so `msgctl --version` never loads the command tree.
-  entryPoints: { cli: 'src/cli.ts', version: 'src/version.ts' },
+  entryPoints: { cli: 'src/cli/cli.ts', version: 'src/cli/version.ts' },
   outdir,
   bundle: true,
   splitting: true,

@@ -20,6 +20,8 @@ export interface SandboxOptions {
   seedMessages?: number;
   /** Quiet by default; `msgctl sandbox --verbose` logs requests. */
   log?: (line: string) => void;
+  /** Keep a log of API requests for `testing.requests()` (tests only; off for `msgctl sandbox`). */
+  recordRequests?: boolean;
 }
 
 export class SandboxContext {
@@ -27,6 +29,8 @@ export class SandboxContext {
   readonly events = new EventEmitter();
   /** Set once the server listens: http://127.0.0.1:PORT */
   origin = '';
+  /** Set at start (seeded, or read back from --data); served by GET /_sandbox/credentials. */
+  credentials?: object;
   /** With --data: saves pending changes now (awaited before a write is answered). */
   durable?: () => Promise<void>;
   private readonly timers = new Set<NodeJS.Timeout>();

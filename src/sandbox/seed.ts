@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import type { SandboxContext } from './context.js';
-import { SCOPES } from '../types/api.js';
+import { SCOPES } from '../contract/api.js';
 import type { PatientRecord } from './domain/records.js';
 import { oauthClients } from './domain/access-tokens.js';
 import { seedTeamChats } from './domain/team-chats.js';

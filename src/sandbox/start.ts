@@ -11,6 +11,7 @@ import { seedWorld, type SeededCredentials } from './seed.js';
 import { buildApp } from './http/app.js';
 import { startWorkers } from './workers/index.js';
 import { seedSyntheticMessages } from './domain/synthetic.js';
+import { FaultState, type Fault, type LoggedRequest } from './routes/faults.js';
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT — OAuth and discovery live here. */
@@ -19,7 +20,18 @@ export interface RunningSandbox {
   baseUrl: string;
   credentials: SeededCredentials;
   sb: SandboxContext;
+  /** For tests: deterministic faults, and the request log (kept only with `recordRequests`). */
+  testing: SandboxTesting;
   close(): Promise<void>;
+}
+
+export interface SandboxTesting {
+  /** Queues faults; each applies once, to the first later /v1 request it matches. */
+  injectFaults(...faults: Fault[]): void;
+  /** Every /v1 request received so far, oldest first; throws unless started with `recordRequests`. */
+  requests(): readonly LoggedRequest[];
+  /** Serve at most `records` per page from now on, whatever page[limit] asks (null: back to normal). */
+  capPageSize(records: number | null): void;
 }
 
 interface MetaRecord {
@@ -46,7 +58,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     meta.put({ id: 'credentials', credentials });
     if (options.seedMessages) seedSyntheticMessages(sb, options.seedMessages);
   }
-  (sb as SandboxContext & { credentials?: SeededCredentials }).credentials = credentials;
+  sb.credentials = credentials;
 
   const persistence = options.dataFile ? persistOnChange(store, options.dataFile) : null;
   if (persistence) {
@@ -55,7 +67,8 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     sb.durable = () => persistence.flush();
   }
 
-  const app = await buildApp(sb);
+  const faults = new FaultState(options.recordRequests ?? false);
+  const app = await buildApp(sb, faults);
   await app.listen({ host: '127.0.0.1', port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -67,6 +80,16 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     baseUrl: sb.baseUrl,
     credentials,
     sb,
+    testing: {
+      injectFaults: (...list) => faults.inject(...list),
+      requests() {
+        if (!faults.log) throw new Error('Start the sandbox with { recordRequests: true } to read its request log.');
+        return faults.log;
+      },
+      capPageSize(records) {
+        faults.pageCap = records;
+      },
+    },
     async close() {
       stopWorkers();
       await app.close();

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
-import { apiRequests } from '../../src/sandbox/routes/faults.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 
 const sandbox = useSandbox({ chaos: '429=0.05,500=0.05,503=0.05,reset=0.05' });
@@ -44,7 +43,7 @@ describe('send --csv under faults and a kill -9', () => {
     expect(killed.signal).toBe('SIGKILL');
     const journalledByKilledRun = journalEntries(journal);
     expect(journalledByKilledRun.length).toBeLessThan(rows.length);
-    const killedAt = apiRequests(sb()).length;
+    const killedAt = sandbox.current.testing.requests().length;
 
     let last: Awaited<ReturnType<typeof msgctl>> | undefined;
     let outcomes = new Map<number, any>();
@@ -75,10 +74,10 @@ describe('send --csv under faults and a kill -9', () => {
     // Each row was journalled once, and no row was ever sent under two keys.
     const journalled = journalRows(journal);
     expect(journalled.sort((a, b) => a - b)).toEqual(rows.map((r) => r.row));
-    const posts = apiRequests(sb()).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+    const posts = sandbox.current.testing.requests().filter((q) => q.method === 'POST' && q.path === '/patient-messages');
     expect(new Set(posts.map((q) => q.idempotencyKey)).size).toBe(rows.length);
     // Rows the killed run had journalled were never sent again.
-    const laterKeys = new Set(apiRequests(sb()).slice(killedAt).map((q) => q.idempotencyKey));
+    const laterKeys = new Set(sandbox.current.testing.requests().slice(killedAt).map((q) => q.idempotencyKey));
     expect(journalledByKilledRun.filter((e) => laterKeys.has(e.key))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
-import { run } from '../../src/cli.js';
+import { run } from '../../src/cli/cli.js';
 import { findPrincipal } from '../../src/sandbox/http/principal.js';
 import { senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';

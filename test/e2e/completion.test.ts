@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
-import { buildProgram } from '../../src/program.js';
-import { shQuote } from '../../src/completion/bash.js';
-import { choicesOf } from '../../src/commands/kit.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { shQuote } from '../../src/cli/completion/bash.js';
+import { choicesOf } from '../../src/cli/commands/kit.js';
 import type { Command } from 'commander';
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-completion-'));

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 import { importTable } from '../../src/sandbox/domain/imports.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 
@@ -27,13 +26,13 @@ const EXPECTED = [
 
 describe('re-running an import', () => {
   it('an upload whose answer was lost is retried with the same key and imported once', async () => {
-    sandbox = await startSandbox({ rateLimit: 0, timeScale: 0 });
+    sandbox = await startSandbox({ rateLimit: 0, timeScale: 0, recordRequests: true });
     const before = patientCount();
-    injectFaults(sandbox.sb, { reset: true, method: 'POST', path: '/patient-imports' });
+    sandbox.testing.injectFaults({ reset: true, method: 'POST', path: '/patient-imports' });
     const r = await msgctl(['imports', 'create', messy, '--wait', '--json'], { env: sandboxEnv(sandbox) });
     expect(r.exitCode).toBe(10);
     expect(outcomesOf(r.stdout)).toEqual(EXPECTED);
-    const posts = apiRequests(sandbox.sb).filter((q) => q.method === 'POST');
+    const posts = sandbox.testing.requests().filter((q) => q.method === 'POST');
     expect(posts.map((q) => q.fault)).toEqual(['reset', null]);
     expect(importCount()).toBe(1);
     expect(patientCount()).toBe(before + 7);
@@ -41,7 +40,7 @@ describe('re-running an import', () => {
 
   it('after the command is killed halfway, running it again finishes the file without duplicates', async () => {
     // 100 ms per row: the first three-row chunk is still running when the CLI is killed.
-    sandbox = await startSandbox({ rateLimit: 0, timeScale: 10 });
+    sandbox = await startSandbox({ rateLimit: 0, timeScale: 10, recordRequests: true });
     const before = patientCount();
     const args = ['imports', 'create', messy, '--wait', '--json', '--chunk-size', '3'];
     const first = execa(process.execPath, [binPath(), ...args], { env: sandboxEnv(sandbox), extendEnv: false, reject: false });

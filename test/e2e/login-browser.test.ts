@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
-import { CLIENT_ID, startLogin } from './login-harness.js';
+import { CLIENT_ID, startLogin } from '../helpers/login-harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
-import { CLIENT_ID, decideViaHttp, startLogin } from './login-harness.js';
+import { CLIENT_ID, decideViaHttp, startLogin } from '../helpers/login-harness.js';
 import { oauthTables } from '../../src/sandbox/domain/oauth-records.js';
 
 const sandbox = useSandbox();

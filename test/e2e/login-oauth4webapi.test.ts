@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { useSandbox } from '../helpers/sandbox.js';
-import { CLIENT_ID, decideViaHttp } from './login-harness.js';
+import { CLIENT_ID, decideViaHttp } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 const REDIRECT_URI = 'http://127.0.0.1:61234/callback';

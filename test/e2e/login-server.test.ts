@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import {
   approvedCode, authorizeUrl, basicAuth, CLIENT_ID, decideViaHttp, issueTokens, oauthPost, pkce, requestIdFrom,
-} from './login-harness.js';
+} from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 

@@ -5,13 +5,12 @@
  * once each, in order, through service outages, and exits 0 on Ctrl-C.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox } from '../helpers/sandbox.js';
+import { useSandbox, withPageCap } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
 import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
-import { apiRequests, injectFaults } from '../../src/sandbox/routes/faults.js';
 import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
-import { addMessage } from './messages.fixtures.js';
+import { addMessage } from '../helpers/messages-fixtures.js';
 
 const SEEDED = 1500;
 const sandbox = useSandbox({ seedMessages: SEEDED });
@@ -55,35 +54,35 @@ function sendOne(i: number): MessageRecord {
  */
 async function listWhileSending(args: string[]) {
   const sb = sandbox.current.sb;
-  const requestsBefore = apiRequests(sb).length;
+  const requestsBefore = sandbox.current.testing.requests().length;
   const inserted: MessageRecord[] = [];
   let before = new Set<string>();
   let done = false;
   const writer = (async () => {
     // Once the second page is asked for, the first has been answered: from here on, everything sent is "new".
-    while (!done && apiRequests(sb).length < requestsBefore + 2) await new Promise((r) => setTimeout(r, 1));
+    while (!done && sandbox.current.testing.requests().length < requestsBefore + 2) await new Promise((r) => setTimeout(r, 1));
     before = existingIds();
-    injectFaults(sb, { status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
+    sandbox.current.testing.injectFaults({ status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
     for (let i = 0; !done && i < 400; i++) {
       inserted.push(sendOne(i));
-      if (i === 40) injectFaults(sb, { reset: true, path: '/patient-messages' }, { status: 500, path: '/patient-messages' });
+      if (i === 40) sandbox.current.testing.injectFaults({ reset: true, path: '/patient-messages' }, { status: 500, path: '/patient-messages' });
       await new Promise((r) => setTimeout(r, 5));
     }
   })();
-  const r = await msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json', '--page-size', '7', ...args], { env: env(), timeout: 120_000 });
+  const r = await withPageCap(sandbox.current, 7, () => msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json', ...args], { env: env(), timeout: 120_000 }));
   done = true;
   await writer;
   await drainFaults(requestsBefore, inserted.length > 40 ? 4 : 2);
   expect(r.exitCode, r.stderr).toBe(0);
   const printed = jsonLines<{ id: string; created_at: string; conversation: { id: string } }>(r.stdout);
-  const pages = apiRequests(sb).slice(requestsBefore).filter((q) => q.path === '/patient-messages').length;
+  const pages = sandbox.current.testing.requests().slice(requestsBefore).filter((q) => q.path === '/patient-messages').length;
   return { printed, before, inserted, pages };
 }
 
 /** Uses up injected faults the command did not meet, so they cannot hit a later test. */
 async function drainFaults(since: number, injected: number) {
   const sb = sandbox.current.sb;
-  const applied = () => apiRequests(sb).slice(since).filter((q) => q.fault).length;
+  const applied = () => sandbox.current.testing.requests().slice(since).filter((q) => q.fault).length;
   while (applied() < injected) {
     await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&page%5Blimit%5D=1`, {
       headers: { authorization: `Bearer ${sandbox.current.credentials.api_key}` },
@@ -151,7 +150,7 @@ describe('messages list --follow', () => {
     await follow.waitForLines(initial + sent.length);
 
     // The service fails (with the CLI's own retries off, so the follow loop sees it): back off, then carry on.
-    injectFaults(sb, { status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
+    sandbox.current.testing.injectFaults({ status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
     await follow.waitFor(/could not poll for new messages/);
     sent.push(sendOne(4), sendOne(5));
     await follow.waitForLines(initial + sent.length, 20_000);

@@ -9,10 +9,20 @@ import type { SandboxOptions } from '../../src/sandbox/context.js';
 export function useSandbox(options: Partial<SandboxOptions> = {}): { current: RunningSandbox } {
   const holder = {} as { current: RunningSandbox };
   beforeAll(async () => {
-    holder.current = await startSandbox({ rateLimit: 0, ...options });
+    holder.current = await startSandbox({ rateLimit: 0, recordRequests: true, ...options });
   });
   afterAll(async () => {
     await holder.current?.close();
   });
   return holder;
+}
+
+/** Runs `fn` while the sandbox serves at most `records` per page (so a short list still spans many pages). */
+export async function withPageCap<T>(sandbox: RunningSandbox, records: number, fn: () => Promise<T>): Promise<T> {
+  sandbox.testing.capPageSize(records);
+  try {
+    return await fn();
+  } finally {
+    sandbox.testing.capPageSize(null);
+  }
 }

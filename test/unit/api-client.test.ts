@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { ApiClient, type CredentialProvider } from '../../src/api/client.js';
-import { ApiError, NetworkError } from '../../src/api/errors.js';
-import { checkBaseUrl, createDispatcher } from '../../src/api/transport.js';
-import { backoffDelayMs, parseRetryAfterMs } from '../../src/api/retry-policy.js';
+import { ApiClient, type CredentialProvider } from '../../src/cli/api/client.js';
+import { ApiError, NetworkError } from '../../src/cli/api/errors.js';
+import { checkBaseUrl, createDispatcher } from '../../src/cli/api/transport.js';
+import { backoffDelayMs, parseRetryAfterMs } from '../../src/cli/api/retry-policy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const servers: Server[] = [];

@@ -7,8 +7,8 @@ import {
   resolveFields,
   typedValue,
   type FieldArg,
-} from '../../src/api-command/fields.js';
-import { UsageError } from '../../src/errors.js';
+} from '../../src/cli/api-command/fields.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 /** Parses flags in the order given, as commander would: [['-F', 'a=1'], ['-f', 'b=2']]. */
 function args(...flags: [typed: boolean, arg: string][]): FieldArg[] {

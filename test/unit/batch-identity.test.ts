@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
-import { batchId, canonicalJson, hashingTap, rowKey } from '../../src/batch/identity.js';
+import { batchId, canonicalJson, hashingTap, rowKey } from '../../src/cli/batch/identity.js';
 
 const sha = 'a'.repeat(64);
 const params = { template: 'Hi {first_name}', channel: 'sms', from: undefined, region: undefined, toColumn: undefined };

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DoneRows, JournalWriter, lockJournal, readJournal, type JournalHeader } from '../../src/batch/journal.js';
+import { DoneRows, JournalWriter, lockJournal, readJournal, type JournalHeader } from '../../src/cli/batch/journal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

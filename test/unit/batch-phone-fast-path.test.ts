@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js';
-import { normalizePhone } from '../../src/util/phone.js';
+import { normalizePhone } from '../../src/cli/util/phone.js';
 
 /** What the full path gives for a number it accepts. */
 function viaLibphonenumber(text: string, region: CountryCode): string {

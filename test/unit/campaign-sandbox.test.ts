@@ -30,7 +30,7 @@ import {
 } from '../../src/sandbox/domain/campaigns.js';
 import { createCampaign, updateCampaign } from '../../src/sandbox/domain/campaigns-edit.js';
 import { addRecipients, removeRecipients } from '../../src/sandbox/domain/campaigns-recipients.js';
-import { RECIPIENT_STATUSES } from '../../src/types/api.js';
+import { RECIPIENT_STATUSES } from '../../src/contract/api.js';
 import { problemOf } from '../helpers/problems.js';
 
 let sb: SandboxContext;

@@ -3,8 +3,8 @@
  * terminal, and an ETA from the interval (or why there is none).
  */
 import { describe, expect, it } from 'vitest';
-import { eta, formatDuration, progressLine } from '../../src/campaigns/watch.js';
-import type { Campaign } from '../../src/types/api.js';
+import { eta, formatDuration, progressLine } from '../../src/cli/campaigns/watch.js';
+import type { Campaign } from '../../src/contract/api.js';
 
 function campaign(overrides: Partial<Campaign> = {}, counts: Partial<Campaign['counts']> = {}): Campaign {
   return {

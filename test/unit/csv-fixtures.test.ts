@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mapPatientColumns } from '../../src/csv/patient-columns.js';
-import { validatePatientRow } from '../../src/csv/patient-rows.js';
-import { openCsv } from '../../src/csv/read.js';
-import { UsageError } from '../../src/errors.js';
+import { mapPatientColumns } from '../../src/cli/csv/patient-columns.js';
+import { validatePatientRow } from '../../src/cli/csv/patient-rows.js';
+import { openCsv } from '../../src/cli/csv/read.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/csv/${name}`, import.meta.url));
 const today = new Date(2025, 0, 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapPatientColumns, parseColumnOverrides, recognisedField } from '../../src/csv/patient-columns.js';
-import { UsageError } from '../../src/errors.js';
+import { mapPatientColumns, parseColumnOverrides, recognisedField } from '../../src/cli/csv/patient-columns.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 function usageError(run: () => unknown): UsageError {
   try {

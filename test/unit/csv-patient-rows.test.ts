@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapPatientColumns } from '../../src/csv/patient-columns.js';
-import { validatePatientRow } from '../../src/csv/patient-rows.js';
+import { mapPatientColumns } from '../../src/cli/csv/patient-columns.js';
+import { validatePatientRow } from '../../src/cli/csv/patient-rows.js';
 
 const today = new Date(2025, 5, 15);
 const mapping = mapPatientColumns(['First Name', 'Last Name', 'DOB', 'Mobile Phone', 'E-mail', 'MRN', 'Notes']);

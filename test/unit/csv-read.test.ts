@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCsv, readCsvRecords, type CsvRow } from '../../src/csv/read.js';
-import { detectDelimiter } from '../../src/csv/source.js';
-import { UsageError } from '../../src/errors.js';
+import { openCsv, readCsvRecords, type CsvRow } from '../../src/cli/csv/read.js';
+import { detectDelimiter } from '../../src/cli/csv/source.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-csv-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, expect, it } from 'vitest';
-import { readCsvRecords } from '../../src/csv/read.js';
+import { readCsvRecords } from '../../src/cli/csv/read.js';
 
 const ROWS = 100_000;
 /** Wide enough that the file (~115 MB) would not fit the memory budget if it were buffered. */

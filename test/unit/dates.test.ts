@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDate } from '../../src/util/dates.js';
+import { normalizeDate } from '../../src/cli/util/dates.js';
 
 const today = new Date(2025, 5, 15); // 15 June 2025, local time
 

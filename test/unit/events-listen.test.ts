@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readableLine } from '../../src/events/listen.js';
-import { SeenIds } from '../../src/events/seen-ids.js';
+import { readableLine } from '../../src/cli/events/listen.js';
+import { SeenIds } from '../../src/cli/events/seen-ids.js';
 
 describe('events listen helpers', () => {
   it('shows one readable line per event on a terminal, with the attempt only after a retry', () => {

@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
-import { examplesOf } from '../../src/commands/kit.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { examplesOf } from '../../src/cli/commands/kit.js';
 
 const program = buildProgram(() => async () => {});
 

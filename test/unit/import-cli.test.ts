@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunkKey, hashedFile, uploadNamespace } from '../../src/imports/keys.js';
-import { chunksOf, checkRow } from '../../src/imports/chunks.js';
-import { mergeByRow, serviceOutcome, Tally, type RowOutcome } from '../../src/imports/outcomes.js';
-import type { CsvRow } from '../../src/csv/read.js';
+import { chunkKey, hashedFile, uploadNamespace } from '../../src/cli/imports/keys.js';
+import { chunksOf, checkRow } from '../../src/cli/imports/chunks.js';
+import { mergeByRow, serviceOutcome, ImportTally, type RowOutcome } from '../../src/cli/imports/outcomes.js';
+import type { CsvRow } from '../../src/cli/csv/read.js';
 
 const mapping = { columns: { first_name: 'First', last_name: 'Last', phone: 'Phone', mrn: 'MRN' } };
 const csvRow = (row: number, record: Record<string, string>, problem?: string): CsvRow => ({
@@ -100,7 +100,7 @@ describe('outcomes', () => {
   });
 
   it('summarise the counts', () => {
-    const t = new Tally();
+    const t = new ImportTally();
     Object.assign(t, { dataRows: 13, valid: 8, invalid: 5, imports: 2, replayed: 1 });
     t.addService({ created: 7, matched: 1, failed: 0 });
     expect(t.done).toBe(13);

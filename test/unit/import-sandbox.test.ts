@@ -13,7 +13,7 @@ import {
 } from '../../src/sandbox/domain/imports.js';
 import { startImportRunner } from '../../src/sandbox/workers/import-runner.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
-import type { PatientImport } from '../../src/types/api.js';
+import type { PatientImport } from '../../src/contract/api.js';
 import { problemOf } from '../helpers/problems.js';
 
 let sb: SandboxContext;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLinesInPlace, splitListBody } from '../../src/api/json-page.js';
+import { jsonLinesInPlace, splitListBody } from '../../src/cli/api/json-page.js';
 
 const tricky = [
   { id: 'a', body: 'quote " backslash \\ end\\', nested: { list: [1, [2, { x: '}' }]], s: ']' } },

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { openSecretStore } from '../../src/auth/secret-store.js';
+import { openSecretStore } from '../../src/cli/auth/secret-store.js';
 
 const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, parseCalendarDate, parseRfc3339, startOfDayMs } from '../../src/traffic/timestamps.js';
-import { parseTimeFlag } from '../../src/traffic/time-flags.js';
-import { UsageError } from '../../src/errors.js';
+import { localDate, parseCalendarDate, parseRfc3339, startOfDayMs } from '../../src/contract/timestamps.js';
+import { parseTimeFlag } from '../../src/cli/messages/time-flags.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 const day = (s: string) => {
   const d = parseCalendarDate(s);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isRegisteredRedirectUri } from '../../src/sandbox/domain/oauth-redirect-uri.js';
-import { authUrlFrom } from '../../src/auth/oauth-endpoints.js';
-import { expiresSoon, REFRESH_MARGIN_MS } from '../../src/auth/oauth-refresh.js';
-import { basicAuthorization } from '../../src/auth/oauth-token-client.js';
-import { loginTimeoutMs } from '../../src/auth/login.js';
+import { authUrlFrom } from '../../src/cli/auth/oauth-endpoints.js';
+import { expiresSoon, REFRESH_MARGIN_MS } from '../../src/cli/auth/oauth-refresh.js';
+import { basicAuthorization } from '../../src/cli/auth/oauth-token-client.js';
+import { loginTimeoutMs } from '../../src/cli/auth/login.js';
 
 describe('redirect URI matching (RFC 8252 §7.3)', () => {
   const registered = ['http://127.0.0.1/callback', 'https://app.example.com/cb'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSupportedRegion, normalizePhone } from '../../src/util/phone.js';
-import { looksLikeUuid } from '../../src/util/ids.js';
+import { isSupportedRegion, normalizePhone } from '../../src/cli/util/phone.js';
+import { looksLikeUuid } from '../../src/cli/util/ids.js';
 
 describe('normalizePhone', () => {
   it.each([

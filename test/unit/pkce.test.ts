@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPkcePair, createState, isValidVerifier, s256Challenge, verifierMatches } from '../../src/auth/oauth-pkce.js';
+import { createPkcePair, createState, isValidVerifier, s256Challenge, verifierMatches } from '../../src/contract/pkce.js';
 
 describe('PKCE', () => {
   it('computes the S256 challenge of RFC 7636 Appendix B', () => {

@@ -3,8 +3,8 @@
  * (start-up cost); this proves the help they print is exactly the full tree's.
  */
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
-import { firstCommandName } from '../../src/cli.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { firstCommandName } from '../../src/cli/cli.js';
 
 const noop = () => async () => {};
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli.js';
+import { run } from '../../src/cli/cli.js';
 
 async function generated(): Promise<string> {
   const stdout = new PassThrough();

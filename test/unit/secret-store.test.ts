@@ -6,16 +6,16 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { insecureCredentialsFile } from '../../src/config/paths.js';
-import { UsageError } from '../../src/errors.js';
-import { explainKeychainFailure } from '../../src/auth/keychain-store.js';
+import { insecureCredentialsFile } from '../../src/cli/config/paths.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { explainKeychainFailure } from '../../src/cli/auth/keychain-store.js';
 import {
   CredentialsFileError,
   SecretStoreUnavailableError,
   keychainTimeoutMs,
   openSecretStore,
   type Env,
-} from '../../src/auth/secret-store.js';
+} from '../../src/cli/auth/secret-store.js';
 
 // Lets one test make the final rename fail, to see what a crash mid-write leaves.
 const failRename = vi.hoisted(() => ({ next: false }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bindTemplate, parseTemplate } from '../../src/send/template.js';
-import { UsageError } from '../../src/errors.js';
+import { bindTemplate, parseTemplate } from '../../src/cli/send/template.js';
+import { UsageError } from '../../src/cli/errors.js';
 
 const headers = ['First Name', 'time', 'Clinic-Name', 'first_name_alt'];
 const bind = (source: string, cols: string[] = headers) => bindTemplate(parseTemplate(source), cols);

@@ -1,5 +1,12 @@
+/**
+ * The CLI's verifier (`events listen`) and the sandbox's signer, each held to
+ * the published Standard Webhooks example and to the `standardwebhooks`
+ * package — never to each other.
+ */
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, secretKey, sign, signatureHeaders, verify } from '../../src/webhooks/signature.js';
+import { secretKey, verify } from '../../src/cli/webhooks/signature.js';
+import { signatureHeaders, generateWebhookSecret } from '../../src/sandbox/webhooks/signing.js';
+import { referenceAccepts, referenceHeaders, referenceSecret } from '../helpers/standard-webhooks.js';
 
 // The published Standard Webhooks example: proves interoperability, not just self-consistency.
 const VECTOR = {
@@ -20,21 +27,39 @@ function vectorHeaders(overrides: Record<string, string> = {}) {
   };
 }
 
-describe('webhook signatures', () => {
-  it('signs the Standard Webhooks example exactly', () => {
-    expect(sign(VECTOR.secret, VECTOR.id, VECTOR.timestamp, VECTOR.body)).toBe(VECTOR.signature);
-  });
+/** The same signature with one bit of its MAC flipped. */
+function corrupt(signature: string): string {
+  const mac = Buffer.from(signature.slice('v1,'.length), 'base64');
+  mac[0] = mac[0]! ^ 1;
+  return `v1,${mac.toString('base64')}`;
+}
 
+describe('the CLI verifier', () => {
   it('verifies the example, including among several signatures during rotation', () => {
     expect(verify(VECTOR.secret, vectorHeaders(), VECTOR.body, AT_VECTOR_TIME)).toEqual({ ok: true, id: VECTOR.id, timestamp: VECTOR.timestamp });
     const rotated = vectorHeaders({ 'webhook-signature': `v1,bm90IHRoaXMgb25l ${VECTOR.signature}` });
     expect(verify(VECTOR.secret, rotated, VECTOR.body, AT_VECTOR_TIME).ok).toBe(true);
   });
 
+  it('accepts what the standardwebhooks package signs', () => {
+    const secret = referenceSecret();
+    const body = '{"type":"message.created","payload":{"body":"Ünïcode 👍"}}';
+    expect(verify(secret, referenceHeaders(secret, 'evt_1', body), body)).toMatchObject({ ok: true, id: 'evt_1' });
+  });
+
+  it('rejects a deliberately wrong signature', () => {
+    const secret = referenceSecret();
+    const body = '{"a":1}';
+    const headers = referenceHeaders(secret, 'evt_1', body);
+    const wrong = { ...headers, 'webhook-signature': corrupt(headers['webhook-signature']!) };
+    expect(verify(secret, wrong, body)).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(verify(VECTOR.secret, vectorHeaders({ 'webhook-signature': corrupt(VECTOR.signature) }), VECTOR.body, AT_VECTOR_TIME)).toMatchObject({ ok: false, reason: 'bad_signature' });
+  });
+
   it('refuses a changed body, id, or another secret', () => {
     expect(verify(VECTOR.secret, vectorHeaders(), VECTOR.body + ' ', AT_VECTOR_TIME)).toMatchObject({ ok: false, reason: 'bad_signature' });
     expect(verify(VECTOR.secret, vectorHeaders({ 'webhook-id': 'msg_other' }), VECTOR.body, AT_VECTOR_TIME)).toMatchObject({ ok: false, reason: 'bad_signature' });
-    expect(verify(generateWebhookSecret(), vectorHeaders(), VECTOR.body, AT_VECTOR_TIME)).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(verify(referenceSecret(), vectorHeaders(), VECTOR.body, AT_VECTOR_TIME)).toMatchObject({ ok: false, reason: 'bad_signature' });
   });
 
   it('refuses timestamps outside the tolerance either way, and accepts inside it', () => {
@@ -51,16 +76,33 @@ describe('webhook signatures', () => {
     expect(verify(VECTOR.secret, v2, VECTOR.body, AT_VECTOR_TIME)).toMatchObject({ reason: 'bad_signature' });
   });
 
-  it('generates secrets of at least 24 random bytes that round-trip through its own headers', () => {
-    const secret = generateWebhookSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(secretKey(secret).length).toBeGreaterThanOrEqual(24);
-    expect(generateWebhookSecret()).not.toBe(secret);
-    const headers = signatureHeaders(secret, 'evt_1', '{"a":1}');
-    expect(verify(secret, headers, '{"a":1}').ok).toBe(true);
-  });
-
   it('rejects secrets that are not base64', () => {
     expect(() => secretKey('whsec_not base64!')).toThrow(/base64/);
+  });
+});
+
+describe('the sandbox signer', () => {
+  it('signs the Standard Webhooks example exactly', () => {
+    expect(signatureHeaders(VECTOR.secret, VECTOR.id, VECTOR.body, VECTOR.timestamp * 1000)).toEqual(vectorHeaders());
+  });
+
+  it('produces deliveries the standardwebhooks package accepts', () => {
+    const secret = generateWebhookSecret();
+    const body = '{"type":"message.created","payload":{"body":"Ünïcode 👍"}}';
+    expect(referenceAccepts(secret, signatureHeaders(secret, 'evt_1', body, Date.now()), body)).toBe(true);
+  });
+
+  it('is told apart from a broken signature by the reference (so the check above can fail)', () => {
+    const secret = generateWebhookSecret();
+    const headers = signatureHeaders(secret, 'evt_1', '{}', Date.now());
+    expect(referenceAccepts(secret, { ...headers, 'webhook-signature': corrupt(headers['webhook-signature']!) }, '{}')).toBe(false);
+    expect(referenceAccepts(secret, headers, '{"changed":true}')).toBe(false);
+  });
+
+  it('generates secrets of 32 random bytes', () => {
+    const secret = generateWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(generateWebhookSecret()).not.toBe(secret);
   });
 });

@@ -6,13 +6,13 @@
  * Checks run in that order: a malformed request is a 422 whatever the
  * campaign's status; a well-formed change the status forbids is a 409.
  */
-import type { Channel } from '../../types/api.js';
-import { LIMITS } from '../../types/api.js';
+import type { Channel } from '../../contract/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { FieldErrors, problems } from '../http/problem.js';
 import type { PhoneNumberRecord } from './records.js';
 import { resolveFromNumber, type MessageSender } from './patient-messages.js';
-import { bodyLength } from '../../util/text.js';
+import { bodyLength } from '../validation/formats.js';
 import { campaignTable, notEditable, type CampaignRecord } from './campaigns.js';
 
 /** Longest campaign name accepted (docs/campaigns.md). */

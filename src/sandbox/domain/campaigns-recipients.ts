@@ -7,11 +7,11 @@
  * One bad id does not fail the call: the response sorts every id into an
  * outcome list, so a script can retry or report just those.
  */
-import type { Campaign } from '../../types/api.js';
+import type { Campaign } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { FieldErrors } from '../http/problem.js';
 import { findPatient } from './patients.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import {
   campaignView,
   deleteRecipient,

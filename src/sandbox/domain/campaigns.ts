@@ -7,7 +7,7 @@
  * time a campaign is shown, so they cannot drift from the recipients list.
  * Design choices (statuses per operation, error codes) are in docs/campaigns.md.
  */
-import type { Campaign, CampaignCounts, CampaignRecipient, CampaignStatus, Channel, RecipientStatus } from '../../types/api.js';
+import type { Campaign, CampaignCounts, CampaignRecipient, CampaignStatus, Channel, RecipientStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxStore } from '../store/store.js';
 import { ProblemError, problems } from '../http/problem.js';

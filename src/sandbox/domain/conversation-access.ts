@@ -14,7 +14,7 @@
 import type { SandboxContext } from '../context.js';
 import { ProblemError, problems } from '../http/problem.js';
 import type { ApiRequest } from '../http/route.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import type { ConversationRecord, MessageRecord } from './records.js';
 import { isParticipant } from './participants.js';
 

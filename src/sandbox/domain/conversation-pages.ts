@@ -10,7 +10,7 @@
  * latest_message, unread_count) is current; only the order is frozen.
  */
 import type { SandboxContext } from '../context.js';
-import type { PatientConversation } from '../../types/api.js';
+import type { PatientConversation } from '../../contract/api.js';
 import type { ConversationRecord, MessageRecord } from './records.js';
 import { messageView, patientConversationView } from './views.js';
 import { compareKeys, messageIndex, type Position } from './message-index.js';

@@ -7,7 +7,7 @@
  * needs no bearer credential and a leaked URL stops working after 5 minutes.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ConversationMessage, Export } from '../../types/api.js';
+import type { ConversationMessage, Export } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from './records.js';
 import { conversationMessageView } from './views.js';

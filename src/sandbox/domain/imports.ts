@@ -12,14 +12,15 @@
  * `not_processed`, so `results` always holds one outcome per submitted row.
  */
 import { randomBytes } from 'node:crypto';
-import type { FieldError, ImportRowOutcome, ImportStatus, PatientImport } from '../../types/api.js';
+import type { FieldError, ImportRowOutcome, ImportStatus, PatientImport } from '../../contract/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxStore } from '../store/store.js';
 import { FieldErrors } from '../http/problem.js';
 import { createOrMatchPatient, validatePatientFields } from './patients.js';
 
 /** Most rows one import accepts; the CLI splits larger files (docs/imports.md). */
-export const MAX_IMPORT_ROWS = 5000;
+export const MAX_IMPORT_ROWS = LIMITS.importMaxRows;
 
 /** Event emitted when an import is created; the import runner picks it up. */
 export const IMPORT_CREATED = 'patient_import.created';

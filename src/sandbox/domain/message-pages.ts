@@ -23,7 +23,7 @@ import type { ApiRequest } from '../http/route.js';
 import { queryParam } from '../http/route.js';
 import { decodeCursor, encodeCursor, pageLimit } from '../http/cursor.js';
 import { problems } from '../http/problem.js';
-import type { Message } from '../../types/api.js';
+import type { Message } from '../../contract/api.js';
 import type { MessageRecord } from './records.js';
 import { messageView } from './views.js';
 import { compareKeys, messageIndex, narrow, slice, walk, type MessageIndex, type Position, type Window } from './message-index.js';

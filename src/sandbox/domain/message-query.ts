@@ -11,11 +11,11 @@ import type { ApiRequest } from '../http/route.js';
 import { queryParam } from '../http/route.js';
 import { ProblemError } from '../http/problem.js';
 import { compileQuery, parseQuery, QueryParseError, type MessagePredicate, type SearchableMessage } from '../search/index.js';
-import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../traffic/timestamps.js';
+import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../contract/timestamps.js';
 import { isUnread, patientName } from './views.js';
 import type { MessageRecord } from './records.js';
 import type { Window } from './message-index.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export type Order = 'asc' | 'desc';
 export type GroupBy = 'message' | 'conversation';

@@ -9,11 +9,11 @@
  * back to the client on its redirect_uri with `error` and the `state`.
  */
 import type { SandboxContext } from '../context.js';
-import { SCOPES } from '../../types/api.js';
+import { SCOPES } from '../../contract/api.js';
 import { oauthClients, type OAuthClientRecord } from './access-tokens.js';
 import { isRegisteredRedirectUri } from './oauth-redirect-uri.js';
-import { isValidS256Challenge } from '../../auth/oauth-pkce.js';
-import { LIMITS } from '../../types/api.js';
+import { isValidS256Challenge } from '../../contract/pkce.js';
+import { LIMITS } from '../../contract/api.js';
 import {
   oauthTables,
   randomToken,

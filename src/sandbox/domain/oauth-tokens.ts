@@ -14,12 +14,12 @@
  *   access token.
  */
 import type { SandboxContext } from '../context.js';
-import { LIMITS } from '../../types/api.js';
+import { LIMITS } from '../../contract/api.js';
 import { accessTokens, type OAuthClientRecord } from './access-tokens.js';
 import { OAuthError } from './oauth-errors.js';
 import { codeExpired } from './oauth-authorize.js';
 import { oauthTables, randomToken, OFFLINE_GRANT_LIFETIME_MS, type GrantRecord } from './oauth-records.js';
-import { verifierMatches } from '../../auth/oauth-pkce.js';
+import { verifierMatches } from '../../contract/pkce.js';
 
 export interface TokenResponse {
   access_token: string;

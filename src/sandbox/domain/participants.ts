@@ -11,7 +11,7 @@
  * Changes emit `participant.added` / `participant.removed` on sb.events; the
  * webhook fan-out turns them into events.
  */
-import type { Participant } from '../../types/api.js';
+import type { Participant } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { ConversationRecord } from './records.js';
 

@@ -9,17 +9,17 @@
  * written until every check passed, so a refused send leaves no new patient
  * or conversation behind.
  */
-import type { Channel, SendMessageResponse } from '../../types/api.js';
-import { LIMITS } from '../../types/api.js';
+import type { Channel, SendMessageResponse } from '../../contract/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { Principal } from '../http/principal.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { bodyLength } from '../../util/text.js';
-import { normalizePhone } from '../../util/phone.js';
+import { bodyLength } from '../validation/formats.js';
+import { normalizePhone } from '../validation/phone.js';
 import type { ConversationRecord, MessageRecord, PatientRecord, PhoneNumberRecord } from './records.js';
 import { messageView, patientName } from './views.js';
 import { createPatient, findPatient, patientsByPhone, validatePatientFields, type PatientFields } from './patients.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export interface MessageSender {
   kind: 'api_key' | 'staff';

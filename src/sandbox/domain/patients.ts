@@ -7,11 +7,11 @@
  * earlier still name their patient; every lookup here skips deleted rows, so
  * use these helpers rather than reading sb.db.patients directly.
  */
-import type { FieldError, PatientInput } from '../../types/api.js';
+import type { FieldError, PatientInput } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { PatientRecord } from './records.js';
-import { normalizePhone } from '../../util/phone.js';
-import { looksLikeEmail } from '../../util/email.js';
+import { normalizePhone } from '../validation/phone.js';
+import { looksLikeEmail } from '../validation/formats.js';
 
 /** The patient fields a create or PATCH body may carry: the API's own input shape. */
 export type PatientFields = PatientInput;

@@ -3,7 +3,7 @@
  * (message, user, emoji): reacting twice with the same emoji changes nothing.
  * Changes emit `reaction.created` / `reaction.deleted` on sb.events.
  */
-import type { Reaction } from '../../types/api.js';
+import type { Reaction } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from './records.js';
 

@@ -3,7 +3,7 @@
  * shapes of src/types/api.ts that it serves (views.ts turns one into the
  * other). Domains added later declare their own records beside their code.
  */
-import type { Channel, ConversationType, DeliveryError, DeliveryStatus, SenderKind } from '../../types/api.js';
+import type { Channel, ConversationType, DeliveryError, DeliveryStatus, SenderKind } from '../../contract/api.js';
 import type { SandboxStore } from '../store/store.js';
 
 export interface OrgRecord {

@@ -11,7 +11,7 @@
  * ids, patients, bodies and order. Times are offsets from "now" at start-up.
  */
 import type { SandboxContext } from '../context.js';
-import type { Channel, DeliveryError, DeliveryStatus, SenderKind } from '../../types/api.js';
+import type { Channel, DeliveryError, DeliveryStatus, SenderKind } from '../../contract/api.js';
 import type { ConversationRecord, MessageRecord, PatientRecord, PhoneNumberRecord } from './records.js';
 
 const DAY_MS = 24 * 3600 * 1000;

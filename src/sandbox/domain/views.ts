@@ -3,7 +3,7 @@
  * serves a patient, message or conversation goes through these, so the wire
  * format is defined once.
  */
-import type { ConversationMessage, Message, Patient, PatientConversation } from '../../types/api.js';
+import type { ConversationMessage, Message, Patient, PatientConversation } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { ConversationRecord, MessageRecord, PatientRecord } from './records.js';
 

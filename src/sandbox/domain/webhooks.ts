@@ -6,9 +6,9 @@
  * once, when the endpoint is created.
  */
 import type { SandboxContext } from '../context.js';
-import { generateWebhookSecret } from '../../webhooks/signature.js';
+import { generateWebhookSecret } from '../webhooks/signing.js';
 
-import { EVENT_TYPES, type EventType } from '../../types/api.js';
+import { EVENT_TYPES, type EventType } from '../../contract/api.js';
 
 export { EVENT_TYPES, type EventType };
 

@@ -8,8 +8,20 @@ import type { SandboxContext } from '../context.js';
 import { ProblemError } from './problem.js';
 import { parseChaos, rollChaos } from './chaos.js';
 import { registerAllRoutes } from '../routes/index.js';
+import type { FaultState } from '../routes/faults.js';
 
-export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a chaos or queued "reset" fault: answer nothing, drop the connection. */
+    sandboxReset: boolean;
+    /** Set by a queued "hold" fault: how long route.ts holds the request while it is in progress. */
+    sandboxHoldMs: number;
+    /** Set while a test caps page sizes (testing.capPageSize): pageLimit() serves at most this many. */
+    sandboxPageCap: number;
+  }
+}
+
+export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     genReqId: () => randomUUID(),
@@ -27,6 +39,9 @@ export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
     },
   });
   const chaos = parseChaos(sb.options.chaos);
+  app.decorateRequest('sandboxReset', false);
+  app.decorateRequest('sandboxHoldMs', 0);
+  app.decorateRequest('sandboxPageCap', 0);
 
   // OAuth token and revocation requests are form-encoded (RFC 6749).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
@@ -42,14 +57,14 @@ export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
         const code = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' }[outcome.status];
         throw new ProblemError(outcome.status, code, 'Injected by sandbox --chaos.', [], {}, outcome.status === 429 ? { 'retry-after': '1' } : {});
       } else if (outcome.kind === 'reset') {
-        (request as { chaosReset?: boolean }).chaosReset = true;
+        request.sandboxReset = true;
       }
     }
   });
 
   // A "reset" lets the handler do its work, then drops the connection instead of answering.
   app.addHook('onSend', async (request, reply, payload) => {
-    if ((request as { chaosReset?: boolean }).chaosReset) {
+    if (request.sandboxReset) {
       request.raw.socket.destroy();
     }
     return payload;
@@ -83,6 +98,6 @@ export async function buildApp(sb: SandboxContext): Promise<FastifyInstance> {
     });
   }
 
-  await registerAllRoutes(app, sb);
+  await registerAllRoutes(app, sb, faults);
   return app;
 }

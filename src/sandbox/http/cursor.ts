@@ -4,7 +4,7 @@
  * belongs to, base64url-encoded. Positions, not offsets, so a retried page
  * never skips or repeats a record while new ones arrive. Valid for 24 hours.
  */
-import { LIMITS } from '../../types/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { problems } from './problem.js';
 import { queryParam, type ApiRequest } from './route.js';
@@ -42,12 +42,12 @@ export function decodeCursor(sb: SandboxContext, raw: string, list: string): Cur
 /** page[limit] per §4.12: default 50, 1..100, anything else is a 400. */
 export function pageLimit(req: ApiRequest): number {
   const raw = queryParam(req, 'page[limit]');
-  if (raw === undefined || raw === '') return LIMITS.pageDefault;
+  if (raw === undefined || raw === '') return req.raw.sandboxPageCap ? Math.min(LIMITS.pageDefault, req.raw.sandboxPageCap) : LIMITS.pageDefault;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > LIMITS.pageMax) {
     throw problems.invalidRequest(`page[limit] must be a whole number from 1 to ${LIMITS.pageMax} (got "${raw}").`);
   }
-  return n;
+  return req.raw.sandboxPageCap ? Math.min(n, req.raw.sandboxPageCap) : n;
 }
 
 /**

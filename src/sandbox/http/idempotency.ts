@@ -7,10 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
-import { LIMITS } from '../../types/api.js';
+import { LIMITS } from '../../contract/api.js';
 import { ProblemError, problems } from './problem.js';
-import type { ApiResult } from './route.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 
 export function fingerprint(method: string, path: string, body: unknown): string {
@@ -29,13 +28,20 @@ export interface StoredProblem {
   problem: { status: number; code: string; detail?: string; field_errors: unknown[]; extensions: Record<string, unknown> };
 }
 
+/** What a handler answered (route.ts's ApiResult, by shape: this module sits below route.ts). */
+interface Result {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
 export async function withIdempotency(
   sb: SandboxContext,
   scope: string,
   keyHeader: string | undefined,
   print: string,
-  run: () => Promise<ApiResult>,
-): Promise<ApiResult> {
+  run: () => Promise<Result>,
+): Promise<Result> {
   if (!keyHeader) throw problems.invalidRequest('This request requires an Idempotency-Key header (a UUID).');
   if (!looksLikeUuid(keyHeader)) throw problems.invalidRequest('Idempotency-Key must be a UUID.');
   const id = `${scope}:${keyHeader.toLowerCase()}`;

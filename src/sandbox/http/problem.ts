@@ -3,7 +3,7 @@
  * error handler renders it with the request id. `type` links to the docs page
  * describing the code.
  */
-import type { FieldError } from '../../types/api.js';
+import type { FieldError, Problem } from '../../contract/api.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone',
@@ -22,7 +22,8 @@ export class ProblemError extends Error {
     super(detail ?? code);
   }
 
-  toBody(requestId: string) {
+  /** The body the contract promises (src/contract/api.ts Problem), so both sides read the same shape. */
+  toBody(requestId: string): Problem {
     return {
       type: `https://docs.msgctl.dev/errors#${this.code}`,
       title: TITLES[this.status] ?? 'Error',

@@ -57,7 +57,7 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
         requestId: request.id,
         raw: request,
       };
-      const holdMs = (request as { holdMs?: number }).holdMs;
+      const holdMs = request.sandboxHoldMs;
       const run = async () => {
         if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
         return spec.handler(apiRequest, sb);

@@ -6,12 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import type { CampaignStatus } from '../../types/api.js';
-import { RECIPIENT_STATUSES } from '../../types/api.js';
+import type { CampaignStatus } from '../../contract/api.js';
+import { RECIPIENT_STATUSES } from '../../contract/api.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { pageOf } from '../http/cursor.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 import { senderFromPrincipal } from '../domain/patient-messages.js';
 import {
   campaignTable,

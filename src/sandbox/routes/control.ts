@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { ProblemError } from '../http/problem.js';
-import type { SeededCredentials } from '../seed.js';
 
 export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/clock', async (request) => {
@@ -20,7 +19,6 @@ export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext):
   });
 
   app.get('/_sandbox/credentials', async () => {
-    const creds = (sb as SandboxContext & { credentials?: SeededCredentials }).credentials;
-    return creds ?? {};
+    return sb.credentials ?? {};
   });
 }

@@ -4,7 +4,7 @@
  * to a message, in the smaller message shape, oldest first.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ConversationSummary } from '../../types/api.js';
+import type { ConversationSummary } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
 import { pageOf } from '../http/cursor.js';

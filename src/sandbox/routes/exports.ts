@@ -22,7 +22,7 @@ import {
   exportView,
   type ExportFormat,
 } from '../domain/exports.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {

@@ -5,11 +5,12 @@
  * --chaos only offers probabilities. Also keeps a log of API requests so a
  * test can prove that a refused command sent nothing.
  *
- * In process: injectFaults(sb, …) and apiRequests(sb). Over HTTP:
+ * In process, through the `testing` handle startSandbox() returns
+ * (`testing.injectFaults(…)`, `testing.requests()`; the log is kept only when
+ * started with `recordRequests`). Over HTTP:
  * POST /_sandbox/faults {"faults": [{"status": 503, "method": "POST"}]}.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SandboxContext } from '../context.js';
 import { ProblemError } from '../http/problem.js';
 
 export interface Fault {
@@ -40,42 +41,37 @@ export interface LoggedRequest {
   fault: 'status' | 'reset' | 'hold' | null;
 }
 
-interface State {
-  queue: Fault[];
-  log: LoggedRequest[];
-}
+/** One sandbox's queued faults, and (only if asked for) its log of API requests. */
+export class FaultState {
+  readonly queue: Fault[] = [];
+  /** null unless the sandbox was started with `recordRequests`: a long-running sandbox keeps no log. */
+  readonly log: LoggedRequest[] | null;
+  /** At most this many records per page, whatever page[limit] asks (the API allows fewer); null: no cap. */
+  pageCap: number | null = null;
 
-const states = new WeakMap<SandboxContext, State>();
+  constructor(recordRequests: boolean) {
+    this.log = recordRequests ? [] : null;
+  }
 
-function state(sb: SandboxContext): State {
-  let s = states.get(sb);
-  if (!s) states.set(sb, (s = { queue: [], log: [] }));
-  return s;
-}
-
-/** Queues faults; each applies once, to the first later API request it matches. */
-export function injectFaults(sb: SandboxContext, ...faults: Fault[]): void {
-  state(sb).queue.push(...faults);
-}
-
-/** Every /v1 request this sandbox received, oldest first. */
-export function apiRequests(sb: SandboxContext): readonly LoggedRequest[] {
-  return state(sb).log;
+  /** Queues faults; each applies once, to the first later API request it matches. */
+  inject(...faults: Fault[]): void {
+    this.queue.push(...faults);
+  }
 }
 
 const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' } as const;
 
-export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): void {
+export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
-    const s = state(sb);
+    if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
     const path = request.url.slice(3).split('?')[0]!;
     const index = s.queue.findIndex(
       (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
     );
     const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
     const key = request.headers['idempotency-key'];
-    s.log.push({
+    s.log?.push({
       method: request.method,
       path,
       idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
@@ -83,12 +79,12 @@ export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): v
     });
     if (!fault) return;
     if (fault.holdMs !== undefined) {
-      (request as { holdMs?: number }).holdMs = fault.holdMs;
+      request.sandboxHoldMs = fault.holdMs;
       return;
     }
     if (fault.reset) {
       // app.ts drops the connection once the handler has answered.
-      (request as { chaosReset?: boolean }).chaosReset = true;
+      request.sandboxReset = true;
       return;
     }
     const status = fault.status ?? 503;
@@ -101,9 +97,9 @@ export function registerFaultRoutes(app: FastifyInstance, sb: SandboxContext): v
     if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
       throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503}, {"reset": true} or {"holdMs": N}, …]} with optional method and path.');
     }
-    injectFaults(sb, ...body.faults);
+    s.inject(...body.faults);
     reply.code(201);
-    return { queued: state(sb).queue.length };
+    return { queued: s.queue.length };
   });
 }
 

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { FieldErrors, ProblemError } from '../http/problem.js';
 import { messageView } from '../domain/views.js';
 import { receiveInbound } from '../domain/inbound.js';
-import { normalizePhone } from '../../util/phone.js';
+import { normalizePhone } from '../validation/phone.js';
 
 export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/inbound', async (request, reply) => {

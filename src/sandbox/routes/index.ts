@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { registerOrganizationRoutes } from './organization.js';
 import { registerControlRoutes } from './control.js';
-import { registerFaultRoutes } from './faults.js';
+import { registerFaultRoutes, type FaultState } from './faults.js';
 import { registerPatientRoutes } from './patients.js';
 import { registerPatientMessageRoutes } from './patient-messages.js';
 import { registerPatientMessageListRoute } from './patient-messages-list.js';
@@ -23,9 +23,9 @@ import { registerStaffRoutes } from './staff.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerDiscoveryRoutes } from './discovery.js';
 
-export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext): Promise<void> {
+export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext, faults: FaultState): Promise<void> {
   // First: its onRequest hook must see every request.
-  registerFaultRoutes(app, sb);
+  registerFaultRoutes(app, faults);
   registerOrganizationRoutes(app, sb);
   registerPatientRoutes(app, sb);
   registerPatientMessageRoutes(app, sb);

@@ -11,8 +11,8 @@
  * new messages show up in the next listing. Sending needs messages.write.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Profile } from '../../types/api.js';
-import { LIMITS } from '../../types/api.js';
+import type { Profile } from '../../contract/api.js';
+import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
@@ -23,7 +23,7 @@ import { messageView } from '../domain/views.js';
 import { isVisibleToAdmin, sendTeamChatMessage } from '../domain/team-chats.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
 import { parseTimeParam } from '../domain/message-query.js';
-import { bodyLength } from '../../util/text.js';
+import { bodyLength } from '../validation/formats.js';
 import type { MessageRecord } from '../domain/records.js';
 
 export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void {

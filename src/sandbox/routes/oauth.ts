@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { SCOPES } from '../../types/api.js';
+import { SCOPES } from '../../contract/api.js';
 import { registerOAuthAuthorizeRoutes } from './oauth-authorize.js';
 import { registerOAuthTokenRoutes } from './oauth-token.js';
 

@@ -11,7 +11,7 @@ import { pageOf } from '../http/cursor.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
 import { memberConversation, uuidParam } from '../domain/conversation-access.js';
 import { addParticipant, isParticipant, participantsOf, removeParticipant } from '../domain/participants.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 /** Scope for adding and removing: the spec's catalog has only participants:read, and reading must not allow writing. */
 export const PARTICIPANTS_WRITE_SCOPE = 'participants:write';

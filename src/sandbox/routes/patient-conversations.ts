@@ -18,7 +18,7 @@ import {
   type ConversationCursor,
   type ConversationFilter,
 } from '../domain/conversation-pages.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 

@@ -8,7 +8,7 @@ import { apiRoute } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { messageView } from '../domain/views.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {

@@ -17,8 +17,8 @@ import {
   validatePatientFields,
 } from '../domain/patients.js';
 import type { PatientRecord } from '../domain/records.js';
-import { normalizePhone } from '../../util/phone.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { normalizePhone } from '../validation/phone.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {

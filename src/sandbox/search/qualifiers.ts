@@ -6,7 +6,7 @@
 import type { QueryNode, SenderKind } from './ast.js';
 import { QueryParseError } from './errors.js';
 import type { QualifierValue, Token } from './tokenizer.js';
-import { looksLikeUuid } from '../../util/ids.js';
+import { looksLikeUuid } from '../validation/formats.js';
 
 type QualifierToken = Extract<Token, { type: 'qualifier' }>;
 

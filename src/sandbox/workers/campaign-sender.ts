@@ -12,7 +12,7 @@
  * hand-off then finds nothing to send. Delivery updates ('message.delivery')
  * move sent recipients on to delivered/opened or failed/undelivered.
  */
-import type { DeliveryStatus, RecipientStatus } from '../../types/api.js';
+import type { DeliveryStatus, RecipientStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from '../domain/records.js';
 import { ProblemError } from '../http/problem.js';

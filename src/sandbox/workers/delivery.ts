@@ -4,7 +4,7 @@
  * secure only), or failed / undelivered for the reserved test numbers.
  * Timings are sandbox time through sb.later, so --time-scale speeds them up.
  */
-import type { DeliveryError, DeliveryStatus } from '../../types/api.js';
+import type { DeliveryError, DeliveryStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from '../domain/records.js';
 

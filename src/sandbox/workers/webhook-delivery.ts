@@ -10,7 +10,7 @@
 import type { SandboxContext } from '../context.js';
 import { envelopeOf, startEventFanOut, webhookDeliveries, webhookEvents, type DeliveryRecord } from '../domain/events.js';
 import { webhookEndpoints } from '../domain/webhooks.js';
-import { signatureHeaders } from '../../webhooks/signature.js';
+import { signatureHeaders } from '../webhooks/signing.js';
 
 /** Wait before attempt n+1 after attempt n failed; its length is the number of retries. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000] as const;

@@ -1,0 +1,288 @@
+/**
+ * The typed API client: one place that knows the base URL, the credential,
+ * idempotency keys, retries, rate-limit waits, timeouts and problem errors.
+ * Commands call get/post/patch/delete/paginate and never touch HTTP.
+ */
+import { request, type Dispatcher } from 'undici';
+import { ApiError, NetworkError } from './errors.js';
+import {
+  backoffDelayMs,
+  DEFAULT_BACKOFF,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfterMs,
+  RETRYABLE_NETWORK_CODES,
+  RETRYABLE_STATUSES,
+  type BackoffOptions,
+} from './retry-policy.js';
+import { paginate, type PaginateOptions } from './paginate.js';
+import type { Paged } from './pages.js';
+import type { Query } from './query.js';
+import { sleep } from '../util/sleep.js';
+
+export type { Query, QueryValue } from './query.js';
+
+export interface CredentialProvider {
+  /** The Authorization header value, or null when there is no credential. */
+  authorization(): Promise<string | null>;
+  /** After a 401 invalid_token: try to obtain a fresh credential; true when the request should be retried. */
+  refresh?(): Promise<boolean>;
+}
+
+export interface ClientOptions {
+  baseUrl: URL;
+  credential: CredentialProvider;
+  dispatcher: Dispatcher;
+  userAgent: string;
+  /** Per-attempt timeout. */
+  timeoutMs: number;
+  retries: number;
+  backoff?: BackoffOptions;
+  /** --verbose sink: one line per attempt. Never receives a secret or a body. */
+  log?: (line: string) => void;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Sent as Idempotency-Key on this request and every retry of it. */
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Hand a 2xx body back as a Buffer, unparsed (JSON Lines streaming copies records without parsing them). */
+  rawBody?: boolean;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+  requestId: string | null;
+}
+
+export class ApiClient {
+  /** While a 429 is being waited out, every request of this client waits too (no thundering herd). */
+  private notBefore = 0;
+
+  constructor(private readonly opts: ClientOptions) {}
+
+  get baseUrl(): URL {
+    return this.opts.baseUrl;
+  }
+
+  async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+    return (await this.request<T>('GET', path, { query, signal })).data;
+  }
+
+  async post<T>(path: string, body: unknown, idempotencyKey?: string, signal?: AbortSignal): Promise<T> {
+    return (await this.request<T>('POST', path, { body, idempotencyKey, signal })).data;
+  }
+
+  async patch<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    return (await this.request<T>('PATCH', path, { body, signal })).data;
+  }
+
+  async delete<T = unknown>(path: string, signal?: AbortSignal): Promise<T> {
+    return (await this.request<T>('DELETE', path, { signal })).data;
+  }
+
+  /** Records of every page; also readable a page at a time (see pages.ts). */
+  paginate<T>(path: string, query: Query = {}, options: PaginateOptions = {}): AsyncGenerator<T> & Paged<T> {
+    return paginate<T>(this, path, query, options);
+  }
+
+  url(path: string, query?: Query): URL {
+    const url = new URL(path.replace(/^\/+/, ''), this.opts.baseUrl);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (v !== undefined && v !== null) url.searchParams.append(key, String(v));
+      }
+    }
+    return url;
+  }
+
+  /** Sends one logical request, retrying per product.md §2; throws ApiError or NetworkError. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = this.url(path, options.query);
+    // Query values can be PHI (phone numbers, MRNs): --verbose shows parameter names only.
+    const display = `${method} ${url.pathname}${redactedQuery(url)}`;
+    let refreshed = false;
+    let lastNetworkError: NetworkError | null = null;
+
+    for (let attempt = 0; ; attempt++) {
+      // Ctrl-C between attempts (or before the first) ends the request: nothing more is sent.
+      options.signal?.throwIfAborted();
+      await this.waitForRateLimit(options.signal);
+      const headers = await this.buildHeaders(options);
+      const started = performance.now();
+      let response: Dispatcher.ResponseData;
+      const attemptSignal = anySignal(options.signal, this.opts.timeoutMs);
+      try {
+        response = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          dispatcher: this.opts.dispatcher,
+          signal: attemptSignal.signal,
+        });
+      } catch (err) {
+        attemptSignal.dispose();
+        if (options.signal?.aborted) throw options.signal.reason ?? err;
+        const code = networkCode(err, attemptSignal.timedOut);
+        const reason = attemptSignal.timedOut
+          ? `timed out after ${this.opts.timeoutMs / 1000}s`
+          : `${code}: ${(err as Error).message}`;
+        lastNetworkError = new NetworkError(`Could not reach ${url.host}: ${reason}`, code);
+        if (RETRYABLE_NETWORK_CODES.has(code) && attempt < this.opts.retries) {
+          const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
+          this.log(`${display} -> ${reason} (${ms(started)}); retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
+          await sleep(delay, options.signal);
+          continue;
+        }
+        this.log(`${display} -> ${reason} (${ms(started)})`);
+        throw lastNetworkError;
+      }
+
+      let payload: unknown;
+      try {
+        const ok = response.statusCode >= 200 && response.statusCode < 300;
+        payload = options.rawBody && ok ? Buffer.from(await response.body.arrayBuffer()) : await readBody(response);
+      } catch (err) {
+        attemptSignal.dispose();
+        // The connection broke mid-body: same as a connection failure.
+        const code = networkCode(err, attemptSignal.timedOut);
+        if (attempt < this.opts.retries) {
+          const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
+          this.log(`${display} -> body ${code} (${ms(started)}); retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
+          await sleep(delay, options.signal);
+          continue;
+        }
+        throw new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code);
+      }
+      attemptSignal.dispose();
+      const status = response.statusCode;
+      const responseHeaders = flattenHeaders(response.headers);
+      const requestId = responseHeaders['x-request-id'] ?? null;
+      const base = `${display} -> ${status} (${ms(started)}) request_id=${requestId ?? '-'}`;
+
+      if (status >= 200 && status < 300) {
+        this.log(base);
+        return { status, headers: responseHeaders, data: payload as T, requestId };
+      }
+
+      if (status === 429 && attempt < this.opts.retries) {
+        const wait = parseRetryAfterMs(responseHeaders['retry-after']) ?? backoffDelayMs(attempt);
+        if (wait <= MAX_RETRY_AFTER_MS) {
+          this.log(`${base}; rate limited, retry ${attempt + 1}/${this.opts.retries} after ${wait}ms`);
+          this.notBefore = Math.max(this.notBefore, Date.now() + wait);
+          continue;
+        }
+      }
+      if (RETRYABLE_STATUSES.has(status) && attempt < this.opts.retries) {
+        const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
+        this.log(`${base}; server error, retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
+        await sleep(delay, options.signal);
+        continue;
+      }
+      const error = ApiError.fromResponse(status, payload, requestId);
+      if (status === 401 && !refreshed && this.opts.credential.refresh) {
+        refreshed = true;
+        if (await this.opts.credential.refresh()) {
+          this.log(`${base}; credential refreshed, retrying`);
+          attempt--; // a refresh is not one of the --retries
+          continue;
+        }
+      }
+      this.log(`${base} code=${error.code}`);
+      if (status === 429) error.retryAfterMs = parseRetryAfterMs(responseHeaders['retry-after']);
+      throw error;
+    }
+  }
+
+  private async buildHeaders(options: RequestOptions): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json',
+      'user-agent': this.opts.userAgent,
+      ...options.headers,
+    };
+    const authorization = await this.opts.credential.authorization();
+    if (authorization) headers.authorization = authorization;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    return headers;
+  }
+
+  private async waitForRateLimit(signal?: AbortSignal): Promise<void> {
+    const wait = this.notBefore - Date.now();
+    if (wait > 0) await sleep(wait, signal);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
+  }
+}
+
+async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
+  const text = await response.body.text();
+  if (!text) return null;
+  const type = String(response.headers['content-type'] ?? '');
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** Paging parameters carry no patient data and show how a list was walked; other values are hidden. */
+const SHOWN_QUERY_PARAMETERS = new Set(['page[limit]', 'page[after]']);
+
+function redactedQuery(url: URL): string {
+  const parts = [...url.searchParams].map(([name, value]) =>
+    `${encodeURIComponent(name)}=${SHOWN_QUERY_PARAMETERS.has(name) ? encodeURIComponent(value) : '…'}`,
+  );
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return out;
+}
+
+function networkCode(err: unknown, timedOut: boolean): string {
+  if (timedOut) return 'MSGCTL_ATTEMPT_TIMEOUT';
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code ?? 'ECONNABORTED';
+}
+
+function ms(started: number): string {
+  return `${Math.round(performance.now() - started)}ms`;
+}
+
+/** The caller's signal combined with a per-attempt timeout, remembering which one fired. */
+function anySignal(outer: AbortSignal | undefined, timeoutMs: number) {
+  const controller = new AbortController();
+  const state = { timedOut: false };
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    controller.abort(new Error('attempt timed out'));
+  }, timeoutMs);
+  timer.unref();
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return state.timedOut;
+    },
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Cursor pagination (api-spec §4.12) as an async stream: at most two pages
+ * in memory (the one being consumed and the next), records handed over as
+ * they arrive, stopping when the caller has enough (`limit`) or breaks out.
+ *
+ * The next page is requested as soon as a page arrives, before the caller
+ * has written it out, so network and server time overlap with formatting
+ * and writing. Still one request at a time: the next page's cursor comes in
+ * the current page.
+ *
+ * Three views of the same stream (pages.ts): records, pages of records, and
+ * JSON Lines chunks. The last never parses a record (json-page.ts), which is
+ * what `--json` output reads.
+ */
+import type { Page } from '../../contract/api.js';
+import { LIMITS } from '../../contract/api.js';
+import { CliError } from '../errors.js';
+import type { Query } from './query.js';
+import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
+import { jsonLinesInPlace, splitListBody } from './json-page.js';
+
+export interface PaginateOptions {
+  /** Stop after this many records (undefined: all). */
+  limit?: number;
+  /** Start from this cursor (resuming). */
+  after?: string;
+  signal?: AbortSignal;
+  /** Called with each page's next cursor once its records are consumed, e.g. to remember where a run left off. */
+  onCursor?: (cursor: string | null) => void;
+}
+
+export function paginate<T>(
+  client: PageSource,
+  path: string,
+  query: Query,
+  options: PaginateOptions = {},
+): AsyncGenerator<T> & Paged<T> {
+  return flattenPages(
+    () => walkPages(client, path, query, options, parsedPage<T>),
+    () => walkPages(client, path, query, options, jsonLinesPage),
+  );
+}
+
+/** One fetched page, cut down to `keep` records. */
+interface Fetched<P> {
+  count: number;
+  nextCursor: string | null;
+  hasMore: boolean;
+  take(keep: number): P;
+}
+
+/** What walking pages needs of the ApiClient (whose paginate() calls this module, so it is not imported back). */
+export interface PageSource {
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
+  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T }>;
+}
+
+type FetchPage<P> = (client: PageSource, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
+
+async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<T[]>> {
+  const page = await client.get<Page<T>>(path, query, signal);
+  if (!page || !Array.isArray(page.data)) throw notAList(path);
+  return {
+    count: page.data.length,
+    nextCursor: page.pagination?.next_cursor ?? null,
+    hasMore: Boolean(page.pagination?.has_more),
+    take: (keep) => (keep < page.data.length ? page.data.slice(0, keep) : page.data),
+  };
+}
+
+async function jsonLinesPage(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<JsonLinesChunk>> {
+  const { data: body } = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
+  const split = splitListBody(body);
+  if (!split) return fallbackJsonLines(body, path);
+  const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
+  return {
+    count: split.records.length,
+    nextCursor: pagination?.next_cursor ?? null,
+    hasMore: Boolean(pagination?.has_more),
+    take: (keep) => {
+      const records = keep < split.records.length ? split.records.slice(0, keep) : split.records;
+      return { lines: jsonLinesInPlace(body, records), count: records.length };
+    },
+  };
+}
+
+/** A body the splitter did not recognise: parse it the ordinary way, which explains what is wrong. */
+function fallbackJsonLines(body: Buffer, path: string): Fetched<JsonLinesChunk> {
+  let page: Page<unknown>;
+  try {
+    page = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw notAList(path);
+  }
+  if (!page || !Array.isArray(page.data)) throw notAList(path);
+  return {
+    count: page.data.length,
+    nextCursor: page.pagination?.next_cursor ?? null,
+    hasMore: Boolean(page.pagination?.has_more),
+    take: (keep) => {
+      const records = page.data.slice(0, keep);
+      return { lines: Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join('')), count: records.length };
+    },
+  };
+}
+
+function notAList(path: string): CliError {
+  return new CliError(`GET ${path} did not answer with a list page (a JSON object with a "data" array).`);
+}
+
+async function* walkPages<P>(
+  client: PageSource,
+  path: string,
+  query: Query,
+  options: PaginateOptions,
+  fetchPage: FetchPage<P>,
+): AsyncGenerator<P> {
+  let remaining = options.limit ?? Infinity;
+  // Cancels a prefetch nobody will read (the caller stopped early or failed).
+  const abandon = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, abandon.signal]) : abandon.signal;
+  const request = (cursor: string | undefined): Promise<Fetched<P>> => {
+    const pending = fetchPage(client, path, { ...query, 'page[limit]': Math.min(LIMITS.pageMax, remaining), 'page[after]': cursor }, signal);
+    // Its failure is reported when it is awaited; until then it must not count as unhandled.
+    pending.catch(() => {});
+    return pending;
+  };
+
+  let next: Promise<Fetched<P>> | null = remaining > 0 ? request(options.after) : null;
+  try {
+    while (next) {
+      const page = await next;
+      next = null;
+      const keep = Math.min(page.count, remaining);
+      remaining -= keep;
+      const cursor = page.hasMore ? page.nextCursor : null;
+      if (cursor && remaining > 0) next = request(cursor);
+      if (keep > 0) yield page.take(keep);
+      if (remaining <= 0) return;
+      options.onCursor?.(page.nextCursor);
+    }
+  } finally {
+    if (next) abandon.abort(Object.assign(new Error('page no longer needed'), { name: 'AbortError' }));
+  }
+}

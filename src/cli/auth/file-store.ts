@@ -1,0 +1,162 @@
+/**
+ * The explicit --insecure-storage fallback: a JSON object { profile: secret }
+ * in a file only its owner can read. Like ssh with private keys, a file that
+ * others can read or write is refused rather than used.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { dirname, basename, join, sep } from 'node:path';
+import { CliError } from '../errors.js';
+import { ExitCode } from '../output/exit-codes.js';
+import { insecureCredentialsFile } from '../config/paths.js';
+import type { Env, SecretStore } from './secret-store-types.js';
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+/** Any permission for group or others. */
+const LOOSE_BITS = 0o077;
+// Mode bits mean nothing on Windows; access there is governed by ACLs.
+const CHECKS_MODE = process.platform !== 'win32';
+
+/** The credentials file is unusable as it stands (too open, or damaged). */
+export class CredentialsFileError extends CliError {
+  constructor(message: string, hints: string[]) {
+    super(message, ExitCode.Failure, hints);
+    this.name = 'CredentialsFileError';
+  }
+}
+
+export class FileSecretStore implements SecretStore {
+  readonly kind = 'file' as const;
+  readonly path: string;
+  private readonly home: string | undefined;
+
+  constructor(env: Env) {
+    this.path = insecureCredentialsFile(env);
+    this.home = env.HOME;
+  }
+
+  describe(): string {
+    const shown = this.home && this.path.startsWith(this.home + sep)
+      ? '~' + this.path.slice(this.home.length)
+      : this.path;
+    return `file ${shown} (0600)`;
+  }
+
+  async get(profile: string): Promise<string | null> {
+    return (await this.load()).get(profile) ?? null;
+  }
+
+  async set(profile: string, secret: string): Promise<void> {
+    const secrets = await this.load();
+    secrets.set(profile, secret);
+    await this.save(secrets);
+  }
+
+  async delete(profile: string): Promise<boolean> {
+    const secrets = await this.load();
+    if (!secrets.delete(profile)) return false;
+    // Logging out of the last profile should leave no credentials file behind.
+    if (secrets.size === 0) await unlink(this.path);
+    else await this.save(secrets);
+    return true;
+  }
+
+  /** A Map, not a plain object, so a profile named "__proto__" is just a name. */
+  private async load(): Promise<Map<string, string>> {
+    let handle;
+    try {
+      handle = await open(this.path, 'r');
+    } catch (err) {
+      if (isMissing(err)) return new Map();
+      throw err;
+    }
+    let text: string;
+    try {
+      // Check the file we opened, not the name: it cannot be swapped in between.
+      this.refuseIfTooOpen((await handle.stat()).mode);
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!isStringRecord(parsed)) {
+      // Never echo the content: it holds secrets.
+      throw new CredentialsFileError(`${this.path} is not a valid credentials file (expected a JSON object of profile names to secrets).`, [
+        `Fix or remove it, then store the credential again: rm ${this.path}`,
+      ]);
+    }
+    return new Map(Object.entries(parsed));
+  }
+
+  private refuseIfTooOpen(fileMode: number): void {
+    if (!CHECKS_MODE) return;
+    const mode = fileMode & 0o777;
+    if ((mode & LOOSE_BITS) === 0) return;
+    throw new CredentialsFileError(
+      `Refusing to use ${this.path}: its permissions (${mode.toString(8).padStart(4, '0')}) let other users access it.`,
+      [`Make it readable only by you: chmod 600 ${this.path}`, 'Then consider rotating the secrets it holds.'],
+    );
+  }
+
+  /**
+   * Writes a temp file (created 0600, never wider) next to the target, flushes
+   * it, and renames it over the target: a crash leaves either the old file or
+   * the new one, never a torn or world-readable one.
+   */
+  private async save(secrets: Map<string, string>): Promise<void> {
+    const dir = dirname(this.path);
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    const temp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
+    const body = JSON.stringify(Object.fromEntries(secrets), null, 2) + '\n';
+    // 'wx': fail rather than write through something already at that name.
+    const handle = await open(temp, 'wx', FILE_MODE);
+    try {
+      try {
+        // The umask can only narrow the mode given to open; make it exact.
+        if (CHECKS_MODE) await handle.chmod(FILE_MODE);
+        await handle.writeFile(body, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, this.path);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+    await syncDirectory(dir);
+  }
+}
+
+/** Makes the rename itself durable; not every platform can fsync a directory. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on a directory; the file itself is synced.
+  } finally {
+    await handle.close();
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * `msgctl login`: OAuth 2.0 authorization code with PKCE for a native app
+ * (RFC 6749 §4.1, RFC 7636, RFC 8252). Listen on 127.0.0.1, send the user's
+ * browser to the authorize page, take the one callback, exchange the code
+ * (HTTP Basic client auth), check the token on GET /me, then store it.
+ * Nothing is stored unless all of that worked.
+ */
+import type { Context } from '../context.js';
+import type { Profile } from '../../contract/api.js';
+import { SCOPES } from '../../contract/api.js';
+import { UsageError } from '../errors.js';
+import type { StoredOAuthTokens } from './credentials.js';
+import type { StorageKind } from './secret-store.js';
+import { createPkcePair, createState } from '../../contract/pkce.js';
+import { oauthEndpoints } from './oauth-endpoints.js';
+import { OAuthResponseError, requestTokens, type TokenSet } from './oauth-token-client.js';
+import { openCallbackListener } from './login-listener.js';
+import { resolveLoginClient } from './login-client.js';
+
+export interface LoginFlags {
+  clientId?: string;
+  scopes?: string;
+  port?: number;
+  browser: boolean;
+  insecureStorage?: boolean;
+}
+
+/** Every dotted scope of api-spec §5.3, and offline_access so the session can be refreshed. */
+/** Everything an org admin's app can do, so every command works after a plain `msgctl login`. */
+export const DEFAULT_SCOPES: string[] = [...SCOPES];
+export const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
+
+export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
+  const storage: StorageKind = flags.insecureStorage ? 'file' : 'keychain';
+  const timeoutMs = loginTimeoutMs(ctx.env);
+  const scopes = flags.scopes ? flags.scopes.split(/[\s,]+/).filter(Boolean) : DEFAULT_SCOPES;
+  if (scopes.length === 0) throw new UsageError('--scopes is empty: give space-separated scopes, e.g. "messages.read offline_access".');
+  const baseUrl = await ctx.baseUrl();
+  const endpoints = await oauthEndpoints(ctx);
+  const profileName = await ctx.profileName();
+  // Before the browser opens: a missing client id or an unusable keychain fails now, not after sign-in.
+  const client = await resolveLoginClient(ctx, flags.clientId, storage, profileName);
+
+  const pkce = createPkcePair();
+  const state = createState();
+  const listener = await openCallbackListener(flags.port ?? 0, state);
+  let code: string;
+  try {
+    const url = new URL(endpoints.authorize);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: listener.redirectUri,
+      scope: scopes.join(' '),
+      state,
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
+    }).toString();
+    await showAuthorizeUrl(ctx, url.toString(), flags.browser, timeoutMs);
+    code = await listener.waitForCode({ timeoutMs, signal: ctx.signal });
+  } finally {
+    await listener.close();
+  }
+
+  ctx.out.info('Signed in in the browser; finishing the login…');
+  let tokens: TokenSet;
+  try {
+    tokens = await requestTokens(ctx, endpoints.token, client, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: listener.redirectUri,
+      code_verifier: pkce.verifier,
+    });
+  } catch (err) {
+    if (err instanceof OAuthResponseError && err.error === 'invalid_client') await client.forgetStoredSecret();
+    throw err;
+  }
+  const credential: StoredOAuthTokens = {
+    kind: 'oauth',
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token,
+    expires_at: tokens.expires_in !== undefined ? new Date(Date.now() + tokens.expires_in * 1000).toISOString() : undefined,
+    scope: tokens.scope ?? scopes.join(' '),
+    client_id: client.clientId,
+  };
+  const profile = await fetchProfile(ctx, baseUrl, tokens.access_token);
+
+  const config = await ctx.config();
+  const { saveStoredCredential } = await import('./credentials.js');
+  const where = await saveStoredCredential(ctx.env, config, profileName, credential, storage, profile?.user.name);
+  await client.rememberSecret();
+  await config.updateProfile(profileName, {
+    base_url: baseUrl,
+    client_id: client.clientId,
+    organization: profile ? profile.organization : undefined,
+  });
+  if (flags.insecureStorage) ctx.out.warn(`the tokens are stored unencrypted in ${where}; anyone with your user account can read them.`);
+  ctx.out.info(`Stored the session for profile "${profileName}" in ${where}.`);
+  if (ctx.out.mode === 'json') {
+    await ctx.out.json(profile ?? { scopes: credential.scope?.split(' ') ?? [] });
+  } else if (profile) {
+    const role = profile.user.role === 'admin' ? 'org admin' : profile.user.role;
+    await ctx.out.write(`Logged in as ${profile.user.name} (${role}) — ${profile.organization.name}\n`);
+  } else {
+    await ctx.out.write(`Logged in (scopes: ${credential.scope}); without messages.read, \`msgctl me\` cannot show who you are.\n`);
+  }
+}
+
+async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean, timeoutMs: number): Promise<void> {
+  const wait = `Waiting up to ${Math.round(timeoutMs / 1000)} s for the browser (Ctrl-C to cancel)…`;
+  // Written even with --quiet: without the URL the login cannot go on.
+  if (!openBrowser) {
+    ctx.io.stderr.write(`Open this URL in a browser and sign in as an org admin:\n\n  ${url}\n\n${wait}\n`);
+    return;
+  }
+  ctx.io.stderr.write(`Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\n${wait}\n`);
+  try {
+    await ctx.services.openBrowser(url, () => ctx.out.warn('could not open a browser; open the URL above yourself.'));
+  } catch {
+    ctx.out.warn('could not open a browser; open the URL above yourself.');
+  }
+}
+
+/** GET /me with the new token: proves it works and says who logged in. Null without messages.read. */
+async function fetchProfile(ctx: Context, baseUrl: string, accessToken: string): Promise<Profile | null> {
+  const [{ ApiClient }, { checkBaseUrl }, { staticBearer }, { ApiError }, { VERSION }] = await Promise.all([
+    import('../api/client.js'),
+    import('../api/transport.js'),
+    import('./credentials.js'),
+    import('../api/errors.js'),
+    import('../version.js'),
+  ]);
+  const api = new ApiClient({
+    baseUrl: checkBaseUrl(baseUrl, true),
+    credential: staticBearer(accessToken),
+    dispatcher: await ctx.services.dispatcher(),
+    userAgent: `msgctl/${VERSION}`,
+    timeoutMs: ctx.opts.timeout * 1000,
+    retries: ctx.opts.retries,
+    log: ctx.opts.verbose ? (l) => ctx.verbose(l) : undefined,
+  });
+  try {
+    return await api.get<Profile>('/me', undefined, ctx.signal);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'insufficient_scope') return null;
+    throw err;
+  }
+}
+
+export function loginTimeoutMs(env: Record<string, string | undefined>): number {
+  const raw = env.MSGCTL_LOGIN_TIMEOUT_SECONDS?.trim();
+  if (!raw) return DEFAULT_LOGIN_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`MSGCTL_LOGIN_TIMEOUT_SECONDS must be a number of seconds above 0, got '${raw}'.`);
+  }
+  return Math.round(seconds * 1000);
+}

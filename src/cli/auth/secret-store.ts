@@ -1,0 +1,50 @@
+/**
+ * Where a profile's secret (an API key, or an OAuth token set the caller has
+ * serialised to JSON) is kept: the OS keychain, or, only when the user asked
+ * for it with --insecure-storage, a 0600 file. product.md §2.
+ */
+import { UsageError } from '../errors.js';
+import { FileSecretStore } from './file-store.js';
+import { KeychainSecretStore } from './keychain-store.js';
+import type { Env, SecretStore, StorageKind } from './secret-store-types.js';
+
+export { SecretStoreUnavailableError } from './keychain-store.js';
+export { CredentialsFileError } from './file-store.js';
+
+export type { Env, SecretStore, StorageKind } from './secret-store-types.js';
+
+export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
+export const KEYCHAIN_TIMEOUT_ENV = 'MSGCTL_KEYCHAIN_TIMEOUT_MS';
+
+/**
+ * Opens the store for `kind`. The keychain timeout is, in order: opts.timeoutMs,
+ * env MSGCTL_KEYCHAIN_TIMEOUT_MS, 3000 ms. `env` is also the environment the
+ * keychain is reached through (DBUS_SESSION_BUS_ADDRESS on Linux).
+ */
+export function openSecretStore(
+  kind: StorageKind,
+  env: Env,
+  opts: { timeoutMs?: number } = {},
+): SecretStore {
+  if (kind === 'file') return new FileSecretStore(env);
+  return new KeychainSecretStore(env, keychainTimeoutMs(env, opts.timeoutMs));
+}
+
+export function keychainTimeoutMs(env: Env, explicit?: number): number {
+  if (explicit !== undefined) {
+    if (!Number.isInteger(explicit) || explicit <= 0) {
+      throw new UsageError(`keychain timeout must be a positive whole number of milliseconds, got ${explicit}`);
+    }
+    return explicit;
+  }
+  const raw = env[KEYCHAIN_TIMEOUT_ENV]?.trim();
+  if (!raw) return DEFAULT_KEYCHAIN_TIMEOUT_MS;
+  // A typo here should not silently become "wait forever" or "never wait".
+  if (!/^[1-9][0-9]*$/.test(raw)) {
+    throw new UsageError(
+      `${KEYCHAIN_TIMEOUT_ENV} must be a positive whole number of milliseconds, got '${raw}'`,
+      [`Unset it to use the default of ${DEFAULT_KEYCHAIN_TIMEOUT_MS} ms.`],
+    );
+  }
+  return Number(raw);
+}

@@ -1,0 +1,114 @@
+/**
+ * `msgctl send --csv FILE --template TEXT`: one message per row, each sent
+ * exactly once across crashes, retries and re-runs (docs/scripting.md,
+ * "Nightly reminders from cron").
+ *
+ * 1. Check the flags; read the whole file once, rendering and validating
+ *    every row (and hashing it for the batch id). Invalid rows are listed;
+ *    with --strict any of them stops the batch before anything is sent.
+ * 2. Lock and read the journal of this batch; read the file again and send
+ *    the valid rows that have no final outcome yet.
+ * Exit: 0 every row sent (now or earlier), 10 some skipped/failed/invalid,
+ * 2 usage, 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
+ */
+import { join, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import type { SendFlags } from '../send/flags.js';
+import { UsageError } from '../errors.js';
+import { ExitCode } from '../output/exit-codes.js';
+import { stateDir } from '../config/paths.js';
+import { createProgress } from '../imports/progress.js';
+import { batchId } from './identity.js';
+import { DoneRows, JournalWriter, lockJournal, readJournal } from './journal.js';
+import { resolveSettings } from './settings.js';
+import { fileFingerprint, validatePass } from './validate-pass.js';
+import { sendPass } from './send-pass.js';
+import { dryRun } from './dry-run.js';
+import { summaryText, BatchTally } from './report.js';
+
+/** Default --retries for a batch: a long unattended run should ride out a bad minute, not give up rows. */
+export const BATCH_RETRIES = 8;
+
+export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<number> {
+  // The client (credential, HTTP stack) loads while the flags and the file are checked.
+  if (!flags.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
+  const clientReady = flags.dryRun ? null : ctx.client();
+  clientReady?.catch(() => {}); // reported when awaited, after any problem with the flags or the file
+  const settings = await resolveSettings(ctx, flags);
+  const validated = await validatePass(settings, (row, problems) => {
+    ctx.io.stderr.write(`row ${row}: invalid: ${problems.join('; ')}\n`);
+  });
+  const batch = batchId(validated.sha256, settings.identity);
+  const rows = validated.valid + validated.invalid;
+  if (rows === 0) {
+    ctx.out.info(`${settings.csv} has no data rows; nothing to send.`);
+    return ExitCode.Ok;
+  }
+  if (settings.strict && validated.invalid > 0) {
+    throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed above); with --strict nothing was sent.`, [
+      'Fix those rows, or drop --strict to send the valid rows and skip the rest.',
+    ]);
+  }
+  const journalPath = settings.journal ?? join(stateDir(ctx.env), 'journals', `${batch}.jsonl`);
+
+  if (settings.dryRun) {
+    const state = await readJournal(journalPath);
+    const done = state.batch === batch ? state.done : new DoneRows();
+    const counts = await dryRun(ctx, settings, validated, batch, done);
+    ctx.out.info(
+      `Dry run: ${counts.wouldSend} rows would be sent, ${counts.alreadyDone} already done, ${validated.invalid} invalid;` +
+        ` nothing was sent. Batch ${batch}, journal ${journalPath}.`,
+    );
+    return validated.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
+  }
+
+  const client = await clientReady!;
+  const tally = new BatchTally();
+  const unlock = await lockJournal(journalPath);
+  let result;
+  try {
+    const state = await readJournal(journalPath);
+    if (state.tornBytes > 0) ctx.out.info(`Journal ${journalPath}: ignored an incomplete last line (an earlier run was cut off).`);
+    if (state.batch !== null && state.batch !== batch) {
+      ctx.out.info(`Journal ${journalPath} was for another batch (the CSV or flags changed); it is kept as ${journalPath}.previous.`);
+    }
+    const mine = state.batch === batch ? state.done : new DoneRows();
+    const journal = await JournalWriter.open(
+      journalPath,
+      { journal: 'msgctl send --csv', version: 1, batch, csv: resolve(settings.csv), created_at: new Date().toISOString() },
+      state,
+    );
+    const progress = await createProgress(ctx.io, {
+      enabled: !ctx.opts.quiet,
+      label: 'sending',
+      total: Math.max(validated.valid - mine.size, 0),
+    });
+    try {
+      if ((await fileFingerprint(settings.csv)) !== validated.fingerprint) {
+        throw new UsageError(`${settings.csv} changed while it was being checked; nothing was sent. Run the command again.`);
+      }
+      result = await sendPass({ ctx, settings, validated, batch, done: mine, journal, client, tally, progress });
+    } finally {
+      progress.stop();
+      await journal.close();
+    }
+  } finally {
+    await unlock();
+  }
+
+  tally.notSent = Math.max(validated.valid - tally.attempted - tally.alreadyDone, 0);
+  const summary = summaryText(tally, {
+    batch,
+    csv: settings.csv,
+    journal: journalPath,
+    interrupted: result.interrupted,
+    stoppedBy: result.fatal === undefined ? undefined : (result.fatal as Error).message,
+  });
+  if (!ctx.opts.quiet || !tally.allSent || result.interrupted) ctx.io.stderr.write(summary);
+  if (result.fatal !== undefined) throw result.fatal;
+  if (result.interrupted) {
+    // Shell convention, as for every command: 128 + the signal's number.
+    return (ctx.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+  }
+  return tally.allSent ? ExitCode.Ok : ExitCode.Partial;
+}

@@ -1,0 +1,51 @@
+/**
+ * How campaigns and recipients print: table/TSV columns for lists and the
+ * fields of a single campaign. Loaded only when a campaigns command runs.
+ */
+import type { Campaign, CampaignRecipient } from '../../contract/api.js';
+import type { Column } from '../output/output.js';
+
+export const campaignColumns: Column<Campaign>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'name', value: (c) => c.name },
+  { header: 'status', value: (c) => c.status },
+  { header: 'channel', value: (c) => c.channel },
+  { header: 'from', value: (c) => c.phone_number.number },
+  { header: 'recipients', value: (c) => c.counts.recipients },
+  { header: 'sent', value: (c) => c.counts.sent },
+  { header: 'delivered', value: (c) => c.counts.delivered },
+  { header: 'failed', value: (c) => c.counts.failed },
+  { header: 'skipped', value: (c) => c.counts.skipped },
+  { header: 'pending', value: (c) => c.counts.pending },
+  { header: 'archived', value: (c) => c.archived },
+];
+
+export const campaignFields: Column<Campaign>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'name', value: (c) => c.name },
+  { header: 'status', value: (c) => c.status },
+  { header: 'channel', value: (c) => c.channel },
+  { header: 'from', value: (c) => `${c.phone_number.number} (${c.phone_number.team})` },
+  { header: 'sender', value: (c) => `${c.sender.name} (${c.sender.kind})` },
+  { header: 'send_interval_seconds', value: (c) => c.send_interval_seconds },
+  { header: 'recipients', value: (c) => c.counts.recipients },
+  { header: 'pending', value: (c) => c.counts.pending },
+  { header: 'sent', value: (c) => c.counts.sent },
+  { header: 'delivered', value: (c) => c.counts.delivered },
+  { header: 'failed', value: (c) => c.counts.failed },
+  { header: 'skipped', value: (c) => c.counts.skipped },
+  { header: 'archived', value: (c) => c.archived },
+  { header: 'created_at', value: (c) => c.created_at },
+  { header: 'started_at', value: (c) => c.started_at },
+  { header: 'finished_at', value: (c) => c.finished_at },
+  { header: 'body', value: (c) => c.body },
+];
+
+export const recipientColumns: Column<CampaignRecipient>[] = [
+  { header: 'patient_id', value: (r) => r.patient.id },
+  { header: 'name', value: (r) => r.patient.name },
+  { header: 'status', value: (r) => r.status },
+  { header: 'message_id', value: (r) => r.message_id },
+  { header: 'error', value: (r) => (r.error ? `${r.error.code}: ${r.error.message}` : null), flex: true },
+  { header: 'updated_at', value: (r) => r.updated_at },
+];

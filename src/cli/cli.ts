@@ -1,0 +1,126 @@
+/**
+ * Entry point: parses argv, runs one command with a Context, and maps what
+ * happened to an exit code. `run` is what tests call in-process; `main` wires
+ * it to the real process (streams, Ctrl-C, exit).
+ */
+import { CommanderError, type Command } from 'commander';
+import { buildProgram } from './program.js';
+import type { Act } from './commands/kit.js';
+import { GLOBAL_OPTIONS_WITH_VALUES, readGlobalOptions } from './commands/global-options.js';
+import type { Env, Io, Services } from './context.js';
+import { CommandContext } from './command-context.js';
+import { defaultServices } from './services.js';
+import { ExitCode } from './output/exit-codes.js';
+
+export interface RunOptions {
+  io: Io;
+  env: Env;
+  signal?: AbortSignal;
+  /** Test doubles for the outside world (prompts, browser, clock, HTTP pool); the real ones otherwise. */
+  services?: Partial<Services>;
+}
+
+export async function run(argv: string[], { io, env, signal, services }: RunOptions): Promise<number> {
+  let exitCode: number = ExitCode.Ok;
+  let json = argv.includes('--json');
+  let verbose = argv.includes('--verbose');
+  const abort = signal ?? new AbortController().signal;
+
+  const act: Act = (handler) => async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const opts = readGlobalOptions(command);
+    json = opts.json;
+    verbose = opts.verbose;
+    const ctx = new CommandContext(io, env, opts, abort, { ...defaultServices(env), ...services });
+    // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
+    const result = await handler(ctx, ...args.slice(0, -1));
+    if (typeof result === 'number') exitCode = result;
+  };
+
+  // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
+  const program = buildProgram(act, { topLevelOnly: firstCommandName(argv) === undefined });
+  const output = {
+    writeOut: (s: string) => void io.stdout.write(s),
+    writeErr: (s: string) => void io.stderr.write(s),
+    // Help wraps at 80 columns on every terminal: stable for docs, and the root help can be prebuilt.
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
+    // With --json, a usage error is a problem object on one stderr line like every other error.
+    outputError: (s: string, write: (s: string) => void) => {
+      if (!json) return write(s);
+      const detail = s.replace(/^error:\s*/i, '').trim();
+      write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
+    },
+  };
+  for (const cmd of [program, ...allCommands(program)]) {
+    cmd.exitOverride();
+    cmd.configureOutput(output);
+    // Point at the command's help after a usage error, as gh does.
+    cmd.showHelpAfterError(json ? false : `(run "${commandPath(cmd)} --help" for usage and examples)`);
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version "errors" are successes; anything else commander rejects is a usage error.
+      if (err.exitCode === 0) return ExitCode.Ok;
+      return ExitCode.Usage;
+    }
+    const { renderError } = await import('./output/render-error.js');
+    return renderError(err, { stderr: io.stderr, json, verbose });
+  }
+}
+
+const HELP_WIDTH = 80;
+
+/** The first word of argv that names a command, if any. */
+export function firstCommandName(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return argv[i + 1];
+    if (!word.startsWith('-')) return word;
+    if (GLOBAL_OPTIONS_WITH_VALUES.has(word)) i++;
+  }
+  return undefined;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function* allCommands(cmd: Command): Generator<Command> {
+  for (const sub of cmd.commands) {
+    yield sub;
+    yield* allCommands(sub);
+  }
+}
+
+export async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(ExitCode.Interrupted);
+    controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
+  });
+  process.on('SIGTERM', () =>
+    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' })),
+  );
+  // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
+  });
+  const code = await run(argv, {
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+  // Keep-alive sockets and stdin must not hold the process open once the command is done.
+  setImmediate(() => process.exit(code));
+}

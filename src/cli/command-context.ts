@@ -1,0 +1,147 @@
+/**
+ * The Context every command runs with (see context.ts for what it offers):
+ * built once per invocation by cli.ts, from real streams and services, or by
+ * tests with in-memory streams and test doubles for the services.
+ */
+import { Output } from './output/output.js';
+import { AuthError, UsageError } from './errors.js';
+import type { ApiClient, CredentialProvider } from './api/client.js';
+import type { ConfigStore, ProfileConfig } from './config/config.js';
+import type { ResolvedCredential } from './auth/credentials.js';
+import { looksLikeUuid } from './util/ids.js';
+import type { Context, Env, GlobalOptions, Io, Services } from './context.js';
+import { defaultServices } from './services.js';
+
+export class CommandContext implements Context {
+  readonly out: Output;
+  private configPromise?: Promise<ConfigStore>;
+  private credentialPromise?: Promise<ResolvedCredential | null>;
+  private clientPromise?: Promise<ApiClient>;
+
+  constructor(
+    readonly io: Io,
+    readonly env: Env,
+    readonly opts: GlobalOptions,
+    readonly signal: AbortSignal,
+    readonly services: Services = defaultServices(env),
+  ) {
+    this.out = new Output(io.stdout, io.stderr, {
+      json: opts.json,
+      color: opts.color && !env.NO_COLOR,
+      quiet: opts.quiet,
+    });
+  }
+
+  /** Prompts are allowed only when a person is at a terminal. */
+  get interactive(): boolean {
+    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
+  }
+
+  verbose(line: string): void {
+    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${line}\n`);
+  }
+
+  config(): Promise<ConfigStore> {
+    this.configPromise ??= import('./config/config.js').then((m) => m.ConfigStore.load(this.env));
+    return this.configPromise;
+  }
+
+  async profileName(): Promise<string> {
+    const { chooseProfileName } = await import('./config/config.js');
+    return chooseProfileName(this.opts.profile, this.env, await this.config());
+  }
+
+  async profile(): Promise<ProfileConfig | undefined> {
+    return (await this.config()).profile(await this.profileName());
+  }
+
+  /** --base-url, then MSGCTL_BASE_URL, then the profile's; null when none is configured. */
+  async configuredBaseUrl(): Promise<string | null> {
+    return this.opts.baseUrl || this.env.MSGCTL_BASE_URL || (await this.profile())?.base_url || null;
+  }
+
+  /** The base URL to use; a usage error (with the ways to set one) when none is configured. */
+  async baseUrl(): Promise<string> {
+    const url = await this.configuredBaseUrl();
+    if (!url) {
+      throw new UsageError('No API base URL is configured.', [
+        'Pass --base-url https://…/v1, set MSGCTL_BASE_URL, or store one in a profile (`msgctl auth set-key --base-url …`).',
+        'To try msgctl locally: `msgctl sandbox --write-profile` and then `msgctl --profile sandbox …`.',
+      ]);
+    }
+    return url;
+  }
+
+  /** How phone numbers without a country code are read: --region, then the profile's, then US. */
+  async region(flag?: string): Promise<string> {
+    return flag ?? (await this.profile())?.region ?? 'US';
+  }
+
+  credential(): Promise<ResolvedCredential | null> {
+    this.credentialPromise ??= (async () => {
+      const { resolveCredential } = await import('./auth/credentials.js');
+      return resolveCredential(this.env, await this.profileName(), await this.config());
+    })();
+    return this.credentialPromise;
+  }
+
+  /** The API client for this command; fails with exit 3 when no credential exists. */
+  client(): Promise<ApiClient> {
+    this.clientPromise ??= this.buildClient();
+    return this.clientPromise;
+  }
+
+  private async buildClient(): Promise<ApiClient> {
+    return this.clientFor(await this.credentialProvider());
+  }
+
+  /**
+   * How requests authenticate: a fixed bearer, or OAuth tokens that refresh
+   * themselves. Fails with exit 3 when no credential exists.
+   */
+  async credentialProvider(): Promise<CredentialProvider> {
+    const resolved = await this.credential();
+    if (!resolved) {
+      const profile = await this.profileName();
+      throw new AuthError(`No credential for profile "${profile}".`, [
+        'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
+        'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
+      ]);
+    }
+    if (resolved.credential.kind === 'oauth' && resolved.credential.refresh_token) {
+      const { oauthCredentialProvider } = await import('./auth/oauth-refresh.js');
+      return oauthCredentialProvider(this, resolved);
+    }
+    const { staticBearer, bearerValue } = await import('./auth/credentials.js');
+    return staticBearer(bearerValue(resolved.credential));
+  }
+
+  /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
+  async clientFor(credential: CredentialProvider): Promise<ApiClient> {
+    const [{ ApiClient }, { checkBaseUrl }, { VERSION }] = await Promise.all([
+      import('./api/client.js'),
+      import('./api/transport.js'),
+      import('./version.js'),
+    ]);
+    const baseUrl = checkBaseUrl(await this.baseUrl(), true);
+    return new ApiClient({
+      baseUrl,
+      credential,
+      dispatcher: await this.services.dispatcher(),
+      userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
+      timeoutMs: this.opts.timeout * 1000,
+      retries: this.opts.retries,
+      log: this.opts.verbose ? (line) => this.verbose(line) : undefined,
+    });
+  }
+
+  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  idempotencyKey(given?: string): string {
+    if (given !== undefined) {
+      if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
+      return given.toLowerCase();
+    }
+    return crypto.randomUUID();
+  }
+}
+

@@ -1,0 +1,21 @@
+/** `msgctl campaigns archive <id>`: hide it from `campaigns list` (PATCH {archived: true}). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { setArchived } from './common.js';
+
+export interface CampaignsArchiveOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: CampaignsArchiveOptions): Promise<void> {
+  await setArchived(ctx, opts.id, true);
+}
+
+export function register(campaigns: Command, act: Act): void {
+  const cmd = campaigns
+    .command('archive <id>')
+    .description('Hide a campaign from `campaigns list` (not while running; its status does not change)')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(cmd, ['msgctl campaigns archive "$ID"']);
+}

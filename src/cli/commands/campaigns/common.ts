@@ -1,0 +1,54 @@
+/** What the `msgctl campaigns` verbs share: printing, request bodies from flags, state transitions. */
+import type { Campaign, CampaignStatus } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+export const STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
+
+export interface EditFlags {
+  name?: string;
+  body?: string;
+  bodyFile?: string;
+  channel?: 'secure' | 'sms';
+  from?: string;
+  interval?: number;
+  idempotencyKey?: string;
+}
+
+export async function printCampaign(ctx: Context, campaign: Campaign): Promise<void> {
+  const { campaignFields } = await import('../../campaigns/columns.js');
+  await ctx.out.resource(campaign, campaignFields);
+}
+
+/** The request body for create/update from the flags that were given (PATCH semantics: absent stays absent). */
+export async function campaignBody(ctx: Context, flags: EditFlags): Promise<Record<string, unknown>> {
+  const { normaliseFrom, readCampaignBody } = await import('../../campaigns/input.js');
+  const body: Record<string, unknown> = {};
+  if (flags.name !== undefined) {
+    if (!flags.name.trim()) throw new UsageError('--name must not be empty.');
+    body.name = flags.name.trim();
+  }
+  const text = await readCampaignBody(ctx, flags.body, flags.bodyFile);
+  if (text !== undefined) body.body = text;
+  if (flags.channel !== undefined) body.channel = flags.channel;
+  const from = await normaliseFrom(ctx, flags.from);
+  if (from !== undefined) body.from = from;
+  if (flags.interval !== undefined) body.send_interval_seconds = flags.interval;
+  return body;
+}
+
+/** start / pause / stop: an Idem POST that returns the campaign. */
+/** archive / unarchive: PATCH {archived}; the campaign's status does not change. */
+export async function setArchived(ctx: Context, id: string, archived: boolean): Promise<void> {
+  const { campaignPath } = await import('../../campaigns/input.js');
+  const path = campaignPath(id);
+  await printCampaign(ctx, await (await ctx.client()).patch<Campaign>(path, { archived }, ctx.signal));
+}
+
+export async function transition(ctx: Context, id: string, action: 'start' | 'pause' | 'stop', key?: string): Promise<Campaign> {
+  const { campaignPath } = await import('../../campaigns/input.js');
+  const path = campaignPath(id, `/${action}`);
+  const idempotencyKey = ctx.idempotencyKey(key);
+  const client = await ctx.client();
+  return (await client.request<Campaign>('POST', path, { idempotencyKey, signal: ctx.signal })).data;
+}

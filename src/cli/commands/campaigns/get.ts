@@ -1,0 +1,24 @@
+/** `msgctl campaigns get <id>`: one campaign with its counts (GET /campaigns/{id}). */
+import type { Command } from 'commander';
+import type { Campaign } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { printCampaign } from './common.js';
+
+export interface CampaignsGetOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: CampaignsGetOptions): Promise<void> {
+  const { campaignPath } = await import('../../campaigns/input.js');
+  const path = campaignPath(opts.id);
+  await printCampaign(ctx, await (await ctx.client()).get<Campaign>(path, undefined, ctx.signal));
+}
+
+export function register(campaigns: Command, act: Act): void {
+  const get = campaigns
+    .command('get <id>')
+    .description('Show one campaign with its counts (GET /campaigns/{id})')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(get, ['msgctl campaigns get "$ID"', 'msgctl campaigns get "$ID" --json | jq .counts']);
+}

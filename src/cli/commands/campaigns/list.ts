@@ -1,0 +1,34 @@
+/** `msgctl campaigns list`: oldest first; archived ones only with --archived (GET /campaigns). */
+import type { Command } from 'commander';
+import type { Campaign } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { STATUSES } from './common.js';
+
+export interface CampaignsListOptions extends ListFlags {
+  status?: string;
+  archived?: boolean;
+}
+
+export async function run(ctx: Context, opts: CampaignsListOptions): Promise<void> {
+  const { campaignColumns } = await import('../../campaigns/columns.js');
+  const client = await ctx.client();
+  const rows = client.paginate<Campaign>(
+    '/campaigns',
+    { status: opts.status, archived: opts.archived ? 'true' : undefined },
+    { limit: listLimit(opts), signal: ctx.signal },
+  );
+  await ctx.out.list(rows, campaignColumns, { empty: 'No campaigns found.' });
+}
+
+export function register(campaigns: Command, act: Act): void {
+  const list = campaigns
+    .command('list')
+    .description('List campaigns, oldest first (GET /campaigns); archived ones only with --archived')
+    .option('--status <status>', 'only campaigns in this status', choices(STATUSES))
+    .option('--archived', 'list archived campaigns instead of current ones')
+    .addOption(limitOption('print at most this many campaigns'))
+    .addOption(allOption('print every campaign, following all pages'))
+    .action(act((ctx, flags: CampaignsListOptions) => run(ctx, flags)));
+  examples(list, ['msgctl campaigns list --status running', 'msgctl campaigns list --archived --all --json | jq .name']);
+}

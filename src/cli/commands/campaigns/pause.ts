@@ -1,0 +1,25 @@
+/** `msgctl campaigns pause <id>`: after the message in progress (POST /campaigns/{id}/pause). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { printCampaign, transition } from './common.js';
+
+export interface CampaignsPauseOptions {
+  id: string;
+  idempotencyKey?: string;
+}
+
+export async function run(ctx: Context, opts: CampaignsPauseOptions): Promise<void> {
+  const campaign = await transition(ctx, opts.id, 'pause', opts.idempotencyKey);
+  await printCampaign(ctx, campaign);
+  ctx.out.info(`Campaign ${campaign.id} is paused; resume it with: msgctl campaigns start ${campaign.id}`);
+}
+
+export function register(campaigns: Command, act: Act): void {
+  const pause = campaigns
+    .command('pause <id>')
+    .description('Pause a running campaign after the message in progress (POST /campaigns/{id}/pause)')
+    .option('--idempotency-key <uuid>', 'reuse this key to make a retried pause safe')
+    .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  examples(pause, ['msgctl campaigns pause "$ID"']);
+}

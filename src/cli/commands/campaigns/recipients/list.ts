@@ -1,0 +1,36 @@
+/** `msgctl campaigns recipients list <id>`: in send order, with status (GET /campaigns/{id}/recipients). */
+import type { Command } from 'commander';
+import type { CampaignRecipient } from '../../../../contract/api.js';
+import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
+import type { Context } from '../../../context.js';
+import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
+
+export interface RecipientsListOptions extends ListFlags {
+  id: string;
+  status?: string;
+}
+
+export async function run(ctx: Context, opts: RecipientsListOptions): Promise<void> {
+  const [{ campaignPath }, { recipientColumns }] = await Promise.all([
+    import('../../../campaigns/input.js'),
+    import('../../../campaigns/columns.js'),
+  ]);
+  const path = campaignPath(opts.id, '/recipients');
+  const client = await ctx.client();
+  const rows = client.paginate<CampaignRecipient>(path, { status: opts.status }, { limit: listLimit(opts), signal: ctx.signal });
+  await ctx.out.list(rows, recipientColumns, { empty: 'No recipients found.' });
+}
+
+export function register(recipients: Command, act: Act): void {
+  const list = recipients
+    .command('list <id>')
+    .description('List recipients in send order, with their status (GET /campaigns/{id}/recipients)')
+    .option('--status <status>', 'only recipients in this status', choices(RECIPIENT_STATUSES))
+    .addOption(limitOption('print at most this many recipients'))
+    .addOption(allOption('print every recipient, following all pages'))
+    .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
+  examples(list, [
+    'msgctl campaigns recipients list "$ID" --all',
+    'msgctl campaigns recipients list "$ID" --status skipped --all --json | jq -r .error.code',
+  ]);
+}

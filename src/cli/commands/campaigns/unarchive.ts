@@ -1,0 +1,21 @@
+/** `msgctl campaigns unarchive <id>`: back into `campaigns list` (PATCH {archived: false}). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { setArchived } from './common.js';
+
+export interface CampaignsUnarchiveOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: CampaignsUnarchiveOptions): Promise<void> {
+  await setArchived(ctx, opts.id, false);
+}
+
+export function register(campaigns: Command, act: Act): void {
+  const cmd = campaigns
+    .command('unarchive <id>')
+    .description('Bring an archived campaign back into `campaigns list`')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(cmd, ['msgctl campaigns unarchive "$ID"']);
+}

@@ -1,0 +1,21 @@
+/** `msgctl conversations get <id>`: one patient conversation with its unread count. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export interface ConversationsGetOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: ConversationsGetOptions): Promise<void> {
+  const { getConversation } = await import('../../messages/conversation-list.js');
+  await getConversation(ctx, opts.id);
+}
+
+export function register(conversations: Command, act: Act): void {
+  const get = conversations
+    .command('get <id>')
+    .description('Show one patient conversation with its unread count (GET /patient-conversations/{id})')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(get, ['msgctl conversations get "$CONVERSATION_ID"', 'msgctl conversations get "$CONVERSATION_ID" --json | jq .unread_count']);
+}

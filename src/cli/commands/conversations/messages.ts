@@ -1,0 +1,28 @@
+/** `msgctl conversations messages <conversation-id>`: oldest first (GET /conversations/{id}/messages; OAuth). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+
+export interface ConversationsMessagesOptions extends ListFlags {
+  conversationId: string;
+}
+
+export async function run(ctx: Context, opts: ConversationsMessagesOptions): Promise<void> {
+  const { messageColumns, printList } = await import('../../messages/conversation-scoped.js');
+  await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, messageColumns, 'No messages in this conversation.');
+}
+
+export function register(conversations: Command, act: Act): void {
+  const convMessages = conversations
+    .command('messages')
+    .description('List the messages of a conversation, oldest first (GET /conversations/{id}/messages; OAuth)')
+    .addOption(limitOption('print at most this many messages'))
+    .addOption(allOption('print every messages, following all pages'))
+    .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
+    .action(act((ctx, conversationId: string, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+  examples(convMessages, [
+    'msgctl conversations messages 0b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3',
+    'msgctl conversations messages "$CONV" --all --json | jq -r .body',
+  ]);
+}

@@ -1,0 +1,35 @@
+/** `msgctl conversations participants <conversation-id>`: list them (OAuth); `add` and `remove` hang under it. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+
+export interface ConversationsParticipantsOptions extends ListFlags {
+  conversationId?: string;
+}
+
+export async function run(ctx: Context, opts: ConversationsParticipantsOptions): Promise<void> {
+  if (!opts.conversationId) {
+    const { UsageError } = await import('../../errors.js');
+    throw new UsageError('Give a conversation id: msgctl conversations participants <conversation-id>.');
+  }
+  const { participantColumns, printList } = await import('../../messages/conversation-scoped.js');
+  await printList(ctx, `/conversations/${opts.conversationId}/participants`, opts, participantColumns, 'No participants.');
+}
+
+/** Returns the `participants` command, which `add` and `remove` hang under. */
+export function register(conversations: Command, act: Act): Command {
+  const participants = conversations
+    .command('participants')
+    .description('List, add or remove the participants of a conversation (OAuth)')
+    .argument('[conversation-id]', 'conversation (UUID) whose participants to list', uuidArg('conversation id'))
+    .addOption(limitOption('print at most this many participants'))
+    .addOption(allOption('print every participant, following all pages'))
+    .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+  examples(participants, [
+    'msgctl conversations participants "$CONV"',
+    'msgctl conversations participants add "$CONV" --user "$USER_ID"',
+    'msgctl conversations participants remove "$CONV" --user "$USER_ID"',
+  ]);
+  return participants;
+}

@@ -1,0 +1,47 @@
+/** `msgctl exports create <conversation-id>` (POST /conversations/{id}/exports); --wait until it is ready. */
+import type { Command } from 'commander';
+import type { Export } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { choices, examples, type Act } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+import { exportFields } from './common.js';
+
+export interface ExportsCreateOptions {
+  conversationId: string;
+  format: string;
+  wait?: boolean;
+  idempotencyKey?: string;
+}
+
+export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<void> {
+  const client = await ctx.client();
+  let current = await client.post<Export>(
+    `/conversations/${opts.conversationId}/exports`,
+    { format: opts.format },
+    ctx.idempotencyKey(opts.idempotencyKey),
+    ctx.signal,
+  );
+  if (opts.wait) {
+    const { waitForExport } = await import('../../exports/follow.js');
+    current = await waitForExport(client, current.id, ctx.signal, current);
+  }
+  await ctx.out.resource(current, exportFields);
+  if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${current.id} --wait`);
+}
+
+export function register(exportsCmd: Command, act: Act): void {
+  const create = exportsCmd
+    .command('create')
+    .description('Start exporting a conversation (POST /conversations/{id}/exports); --wait until it is ready')
+    .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
+    .option('--format <format>', 'file format', choices(['json', 'csv']), 'json')
+    .option('--wait', 'wait until the export is ready, then print it with its download_url')
+    .option('--idempotency-key <uuid>', 'make a retried start safe: the service replays the first result for 24 h')
+    .action(
+      act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => run(ctx, { ...flags, conversationId })),
+    );
+  examples(create, [
+    'msgctl exports create "$CONV" --wait',
+    'msgctl exports create "$CONV" --format csv --wait --json | jq -r .id',
+  ]);
+}

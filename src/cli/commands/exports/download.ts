@@ -1,0 +1,27 @@
+/** `msgctl exports download <export-id>`: the file to stdout or -o FILE; the download is src/cli/exports. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+
+export interface ExportsDownloadOptions {
+  exportId: string;
+  output?: string;
+  wait?: boolean;
+}
+
+export async function run(ctx: Context, opts: ExportsDownloadOptions): Promise<void> {
+  const { downloadExport } = await import('../../exports/download.js');
+  await downloadExport(ctx, opts.exportId, opts);
+}
+
+export function register(exportsCmd: Command, act: Act): void {
+  const download = exportsCmd
+    .command('download')
+    .description('Download a ready export\'s file to stdout or -o FILE (fetches a fresh download_url)')
+    .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--wait', 'wait for a running export to be ready first')
+    .action(act((ctx, exportId: string, flags: { output?: string; wait?: boolean }) => run(ctx, { ...flags, exportId })));
+  examples(download, ['msgctl exports download "$ID" -o conversation.json', 'msgctl exports download "$ID" | jq ".messages | length"']);
+}

@@ -1,0 +1,34 @@
+/** `msgctl exports get <export-id>` (GET /exports/{id}); once ready it has a download_url valid for 5 minutes. */
+import type { Command } from 'commander';
+import type { Export } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+import { exportFields } from './common.js';
+
+export interface ExportsGetOptions {
+  exportId: string;
+  wait?: boolean;
+}
+
+export async function run(ctx: Context, opts: ExportsGetOptions): Promise<void> {
+  const client = await ctx.client();
+  let current: Export;
+  if (opts.wait) {
+    const { waitForExport } = await import('../../exports/follow.js');
+    current = await waitForExport(client, opts.exportId, ctx.signal);
+  } else {
+    current = await client.get<Export>(`/exports/${opts.exportId}`, undefined, ctx.signal);
+  }
+  await ctx.out.resource(current, exportFields);
+}
+
+export function register(exportsCmd: Command, act: Act): void {
+  const get = exportsCmd
+    .command('get')
+    .description('Show an export (GET /exports/{id}); once ready it has a download_url valid for 5 minutes')
+    .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
+    .option('--wait', 'wait until the export is no longer running')
+    .action(act((ctx, exportId: string, flags: { wait?: boolean }) => run(ctx, { ...flags, exportId })));
+  examples(get, ['msgctl exports get "$ID"', 'msgctl exports get "$ID" --wait --json | jq -r .download_url']);
+}

@@ -1,0 +1,23 @@
+/** `msgctl imports get <id>`: a patient import (GET /patient-imports/{id}); --wait follows it to the end. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export interface ImportsGetOptions {
+  id: string;
+  wait?: boolean;
+}
+
+export async function run(ctx: Context, opts: ImportsGetOptions): Promise<number> {
+  const { runImportGet } = await import('../../imports/get.js');
+  return runImportGet(ctx, opts.id, opts);
+}
+
+export function register(imports: Command, act: Act): void {
+  const get = imports
+    .command('get <id>')
+    .description('Show a patient import (GET /patient-imports/{id})')
+    .option('--wait', 'follow the import until it has finished')
+    .action(act((ctx, id: string, flags: { wait?: boolean }) => run(ctx, { ...flags, id })));
+  examples(get, ['msgctl imports get imp_3f0c2a4e8b1d4c369a512d0c', 'msgctl imports get "$ID" --wait --json | jq -c ".results[]"']);
+}

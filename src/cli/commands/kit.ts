@@ -1,0 +1,101 @@
+/**
+ * Shared plumbing for command files: turning commander actions into handlers
+ * that receive a Context, help examples, and small flag parsers. Command files
+ * import only this and types at start-up; the work they do is loaded lazily.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Context } from '../context.js';
+
+/** A handler may return an exit code (e.g. 10 for a partly failed batch). */
+export type Handler = (ctx: Context, ...args: any[]) => Promise<number | void>;
+
+/** Wraps a handler for commander: (ctx, ...positionals, options). */
+export type Act = (handler: Handler) => (...args: unknown[]) => Promise<void>;
+
+const EXAMPLES = new WeakMap<Command, string[]>();
+
+/** Adds an "Examples:" block to --help; the help test walks the tree and requires one per command. */
+export function examples(cmd: Command, lines: string[]): Command {
+  EXAMPLES.set(cmd, lines);
+  cmd.addHelpText('after', '\nExamples:\n' + lines.map((l) => `  ${l}`).join('\n'));
+  return cmd;
+}
+
+export function examplesOf(cmd: Command): string[] | undefined {
+  return EXAMPLES.get(cmd);
+}
+
+/** Values a flag accepts, recorded for shell completion and checked at parse time. */
+const CHOICES = new WeakMap<object, readonly string[]>();
+export function choices(values: readonly string[]) {
+  const parse = (value: string) => {
+    if (!values.includes(value)) {
+      throw new InvalidArgumentError(`Allowed: ${values.join(', ')}.`);
+    }
+    return value;
+  };
+  CHOICES.set(parse, values);
+  return parse;
+}
+export function choicesOf(parser: unknown): readonly string[] | undefined {
+  return parser ? CHOICES.get(parser as object) : undefined;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Must be a whole number ≥ 1.');
+  return n;
+}
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('Must be a number > 0.');
+  return n;
+}
+
+/** --timeout: above 0, at most a day (timers cannot hold more than ~24 days anyway). */
+export function timeoutSeconds(value: string): number {
+  const n = positiveNumber(value);
+  if (n > 86_400) throw new InvalidArgumentError('Must be at most 86400 seconds (a day).');
+  return n;
+}
+
+/** --retries: a whole number from 0 to 20. */
+export function retryCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 20) throw new InvalidArgumentError('Must be a whole number from 0 to 20.');
+  return n;
+}
+
+export function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');
+  return n;
+}
+
+/** For repeatable flags: `--patient a --patient b`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** What every list command prints without --all. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** --limit/--all, declared here once for every list command (each says what it lists). */
+export interface ListFlags {
+  limit: number;
+  all?: boolean;
+}
+
+export function limitOption(help: string): Option {
+  return new Option('--limit <n>', help).argParser(positiveInt).default(DEFAULT_LIST_LIMIT);
+}
+
+export function allOption(help: string): Option {
+  return new Option('--all', help);
+}
+
+/** The record limit to pass to paginate(): none with --all. */
+export function listLimit(flags: ListFlags): number | undefined {
+  return flags.all ? undefined : flags.limit;
+}

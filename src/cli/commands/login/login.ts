@@ -1,0 +1,35 @@
+/** `msgctl login`: browser sign-in as an org admin (OAuth 2.0 + PKCE); the flow is in src/cli/auth/login.ts. */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { LoginFlags } from '../../auth/login.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export type LoginOptions = LoginFlags;
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('Must be a port number from 0 to 65535.');
+  return n;
+}
+
+export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  const { runLogin } = await import('../../auth/login.js');
+  await runLogin(ctx, opts);
+}
+
+export function registerLogin(program: Command, act: Act): void {
+  const login = program
+    .command('login')
+    .description('Log in as an org admin in the browser (OAuth 2.0 with PKCE) and store the session for the profile')
+    .option('--client-id <id>', 'OAuth app client id (env MSGCTL_CLIENT_ID, else the profile\'s client_id)')
+    .option('--scopes <scopes>', 'space-separated scopes to ask for (default: every messages/patients scope + offline_access)')
+    .option('--port <n>', 'port for the local callback on 127.0.0.1 (default: any free port)', portNumber)
+    .option('--no-browser', 'print the sign-in URL instead of opening a browser (SSH, containers)')
+    .option('--insecure-storage', 'store the tokens in a file readable only by you (0600) instead of the OS keychain')
+    .action(act((ctx, flags: LoginOptions) => run(ctx, flags)));
+  examples(login, [
+    'msgctl login                                   # opens the browser; client secret from MSGCTL_CLIENT_SECRET or a prompt',
+    'msgctl --profile sandbox login --no-browser    # prints the URL to open yourself',
+    'msgctl login --scopes "messages.read messages.write offline_access" --port 8765',
+  ]);
+}

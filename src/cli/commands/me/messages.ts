@@ -1,0 +1,38 @@
+/** `msgctl me messages`: your conversations and team chats, oldest first (GET /me/messages); marks nothing read. */
+import type { Command } from 'commander';
+import type { Message } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { AFTER_RE, MESSAGE_COLUMNS } from './common.js';
+
+export interface MeMessagesOptions extends ListFlags {
+  after?: string;
+  groupBy?: 'conversation';
+}
+
+export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> {
+  if (opts.after !== undefined && !AFTER_RE.test(opts.after)) {
+    throw new UsageError(`--after must be an RFC 3339 time or a YYYY-MM-DD date (got "${opts.after}").`);
+  }
+  const client = await ctx.client();
+  const rows = client.paginate<Message>('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal });
+  await ctx.out.list(rows, MESSAGE_COLUMNS, { empty: 'No messages.' });
+}
+
+/** Returns the `me messages` command, which `me messages get` hangs under. */
+export function register(me: Command, act: Act): Command {
+  const messages = me
+    .command('messages')
+    .description('Messages in your patient conversations and team chats, oldest first (GET /me/messages); marks nothing read')
+    .option('--after <time>', 'only messages at or after this RFC 3339 time or date (midnight in the organization\'s time zone)')
+    .option('--group-by <how>', 'conversation: each chat\'s messages together, most recently active chat first', choices(['conversation']))
+    .addOption(limitOption('print at most this many'))
+    .addOption(allOption('print every message (all pages)'))
+    .action(act((ctx, flags: MeMessagesOptions) => run(ctx, flags)));
+  examples(messages, [
+    'msgctl me messages --after 2026-11-01',
+    'msgctl me messages --group-by conversation --all --json | jq -r .body',
+  ]);
+  return messages;
+}

@@ -1,0 +1,44 @@
+/** `msgctl me send <conversation-id> [body]`: as yourself (POST /me/conversations/{id}/messages). */
+import type { Command } from 'commander';
+import type { Message } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { readBody } from './common.js';
+
+export interface MeSendOptions {
+  conversationId: string;
+  /** The text, `-` for stdin, or undefined (stdin when piped). */
+  body?: string;
+  idempotencyKey?: string;
+}
+
+export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
+  const body = await readBody(ctx, opts.body);
+  const key = ctx.idempotencyKey(opts.idempotencyKey);
+  const client = await ctx.client();
+  const message = await client.post<Message>(
+    `/me/conversations/${encodeURIComponent(opts.conversationId)}/messages`,
+    { body },
+    key,
+    ctx.signal,
+  );
+  if (ctx.out.mode === 'json') return ctx.out.json(message);
+  if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);
+  await ctx.out.write(`Sent message ${message.id} in "${message.conversation.title}" as ${message.sender.name}.\n`);
+}
+
+export function register(me: Command, act: Act): void {
+  const send = me
+    .command('send <conversation-id> [body]')
+    .description('Send a message as yourself in one of your conversations (POST /me/conversations/{id}/messages)')
+    .option('--idempotency-key <uuid>', 'make a retried send safe: the service replays the first result for 24 h')
+    .action(
+      act((ctx, conversationId: string, body: string | undefined, flags: { idempotencyKey?: string }) =>
+        run(ctx, { ...flags, conversationId, body }),
+      ),
+    );
+  examples(send, [
+    'msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 "Running 10 minutes late"',
+    'echo "Lab results are in" | msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 -',
+  ]);
+}

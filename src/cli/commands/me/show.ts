@@ -1,0 +1,31 @@
+/** `msgctl me`: who the OAuth login is (GET /me). */
+import type { Command } from 'commander';
+import type { Profile } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export type MeShowOptions = Record<string, never>;
+
+export async function run(ctx: Context, _opts: MeShowOptions = {}): Promise<void> {
+  const profile = await (await ctx.client()).get<Profile>('/me', undefined, ctx.signal);
+  await ctx.out.resource(profile, [
+    { header: 'user', value: (p) => p.user.name },
+    { header: 'user_id', value: (p) => p.user.id },
+    { header: 'role', value: (p) => p.user.role },
+    { header: 'organization', value: (p) => p.organization.name },
+    { header: 'organization_id', value: (p) => p.organization.id },
+    { header: 'app', value: (p) => `${p.app.name} (${p.app.client_id})` },
+    { header: 'scopes', value: (p) => p.scopes.join(' ') },
+    { header: 'expires_at', value: (p) => p.expires_at },
+  ]);
+}
+
+/** Returns the `me` command, which the other verbs hang under. */
+export function register(program: Command, act: Act): Command {
+  const me = program
+    .command('me')
+    .description('Who the OAuth login is (GET /me): admin, organization, app, scopes, expiry. OAuth only')
+    .action(act((ctx) => run(ctx)));
+  examples(me, ['msgctl login && msgctl me', 'msgctl me --json | jq -r .expires_at']);
+  return me;
+}

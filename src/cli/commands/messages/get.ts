@@ -1,0 +1,21 @@
+/** `msgctl messages get <id>`: one message with its delivery status (GET /patient-messages/{id}). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export interface MessagesGetOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: MessagesGetOptions): Promise<void> {
+  const { getMessage } = await import('../../messages/message-get.js');
+  await getMessage(ctx, opts.id);
+}
+
+export function register(messages: Command, act: Act): void {
+  const get = messages
+    .command('get <id>')
+    .description('Show one message with its delivery status (GET /patient-messages/{id})')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(get, ['msgctl messages get "$MESSAGE_ID"', 'msgctl messages get "$MESSAGE_ID" --json | jq .delivery']);
+}

@@ -1,0 +1,42 @@
+/** `msgctl messages react <message-id> <emoji>` (POST /messages/{id}/reactions), or --remove to take it back. */
+import type { Command } from 'commander';
+import type { Reaction } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+
+export interface MessagesReactOptions {
+  messageId: string;
+  emoji: string;
+  remove?: boolean;
+  idempotencyKey?: string;
+}
+
+export async function run(ctx: Context, opts: MessagesReactOptions): Promise<void> {
+  const { reactionFields, unreact } = await import('../../messages/conversation-scoped.js');
+  if (opts.remove) return unreact(ctx, opts.messageId, opts.emoji);
+  const client = await ctx.client();
+  const reaction = await client.post<Reaction>(
+    `/messages/${opts.messageId}/reactions`,
+    { emoji: opts.emoji },
+    ctx.idempotencyKey(opts.idempotencyKey),
+    ctx.signal,
+  );
+  await ctx.out.resource(reaction, reactionFields);
+}
+
+export function register(messages: Command, act: Act): void {
+  const react = messages
+    .command('react')
+    .description('React to a message with one emoji (POST /messages/{id}/reactions), or take your reaction back with --remove')
+    .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
+    .argument('<emoji>', 'exactly one emoji, e.g. 👍')
+    .option('--remove', 'remove your reaction with this emoji instead (same as `messages unreact`)')
+    .option('--idempotency-key <uuid>', 'make a retried reaction safe: the service replays the first result for 24 h')
+    .action(
+      act((ctx, messageId: string, emoji: string, flags: { remove?: boolean; idempotencyKey?: string }) =>
+        run(ctx, { ...flags, messageId, emoji }),
+      ),
+    );
+  examples(react, ['msgctl messages react "$MSG" 👍', 'msgctl messages react "$MSG" 👍 --remove']);
+}

@@ -1,0 +1,25 @@
+/** `msgctl messages replies <message-id>`: oldest first (GET /messages/{id}/replies; OAuth). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { uuidArg } from '../uuid-arg.js';
+
+export interface MessagesRepliesOptions extends ListFlags {
+  messageId: string;
+}
+
+export async function run(ctx: Context, opts: MessagesRepliesOptions): Promise<void> {
+  const { messageColumns, printList } = await import('../../messages/conversation-scoped.js');
+  await printList(ctx, `/messages/${opts.messageId}/replies`, opts, messageColumns, 'No replies.');
+}
+
+export function register(messages: Command, act: Act): void {
+  const replies = messages
+    .command('replies')
+    .description('List the replies to a message, oldest first (GET /messages/{id}/replies; OAuth)')
+    .addOption(limitOption('print at most this many replies'))
+    .addOption(allOption('print every replies, following all pages'))
+    .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
+    .action(act((ctx, messageId: string, flags: ListFlags) => run(ctx, { ...flags, messageId })));
+  examples(replies, ['msgctl messages replies "$MSG"', 'msgctl messages replies "$MSG" --all --json | jq -r .body']);
+}

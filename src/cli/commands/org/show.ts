@@ -1,0 +1,23 @@
+/** `msgctl org`: the organization the credential belongs to (GET /organization). */
+import type { Command } from 'commander';
+import type { Organization } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+
+export type OrgShowOptions = Record<string, never>;
+
+export async function run(ctx: Context, _opts: OrgShowOptions = {}): Promise<void> {
+  const organization = await (await ctx.client()).get<Organization>('/organization');
+  await ctx.out.resource(organization, [
+    { header: 'id', value: (o) => o.id },
+    { header: 'name', value: (o) => o.name },
+  ]);
+}
+
+export function registerOrg(program: Command, act: Act): void {
+  const org = program
+    .command('org')
+    .description('Show the organization the credential belongs to (GET /organization)')
+    .action(act((ctx) => run(ctx)));
+  examples(org, ['msgctl org', 'msgctl org --json | jq -r .name']);
+}

@@ -1,0 +1,86 @@
+/** What the `msgctl patients` verbs share: columns, the path of a patient, and patient fields from flags. */
+import type { Patient, PatientInput } from '../../../contract/api.js';
+import type { Column } from '../../output/output.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+export const patientColumns: Column<Patient>[] = [
+  { header: 'id', value: (p) => p.id },
+  { header: 'name', value: (p) => `${p.first_name} ${p.last_name}` },
+  { header: 'dob', value: (p) => p.date_of_birth },
+  { header: 'phone', value: (p) => p.phone },
+  { header: 'email', value: (p) => p.email },
+  { header: 'mrn', value: (p) => p.mrn },
+  { header: 'sms_opted_out', value: (p) => p.sms_opted_out },
+];
+
+export const patientFields: Column<Patient>[] = [
+  ...patientColumns,
+  { header: 'conversation_count', value: (p) => p.conversation_count },
+  { header: 'created_at', value: (p) => p.created_at },
+  { header: 'matched_by', value: (p) => p.matched_by },
+];
+
+export interface PatientFlags {
+  firstName?: string;
+  lastName?: string;
+  dob?: string;
+  phone?: string;
+  email?: string;
+  mrn?: string;
+  region?: string;
+  clearDob?: boolean;
+  clearPhone?: boolean;
+  clearEmail?: boolean;
+  clearMrn?: boolean;
+}
+
+/** Validates and normalises the flags that were given; absent flags stay absent (PATCH semantics). */
+export async function patientInputFromFlags(ctx: Context, flags: PatientFlags): Promise<PatientInput> {
+  const input: PatientInput = {};
+  if (flags.firstName !== undefined) input.first_name = requireText(flags.firstName, '--first-name');
+  if (flags.lastName !== undefined) input.last_name = requireText(flags.lastName, '--last-name');
+  if (flags.dob !== undefined) {
+    const { normalizeDate } = await import('../../util/dates.js');
+    const r = normalizeDate(flags.dob, { notInFuture: true });
+    if (!r.ok) throw new UsageError(`--dob "${flags.dob}": ${r.reason}`);
+    input.date_of_birth = r.date;
+  }
+  if (flags.phone !== undefined) {
+    const { normalizePhone } = await import('../../util/phone.js');
+    const region = await ctx.region(flags.region);
+    const r = normalizePhone(flags.phone, region);
+    if (!r.ok) throw new UsageError(`--phone "${flags.phone}": ${r.reason}`);
+    input.phone = r.e164;
+  }
+  if (flags.email !== undefined) {
+    const { looksLikeEmail } = await import('../../util/email.js');
+    if (!looksLikeEmail(flags.email)) throw new UsageError(`--email "${flags.email}" is not an email address.`);
+    input.email = flags.email;
+  }
+  if (flags.mrn !== undefined) input.mrn = requireText(flags.mrn, '--mrn');
+  for (const field of ['dob', 'phone', 'email', 'mrn'] as const) {
+    const clearFlag = `clear${field[0]!.toUpperCase()}${field.slice(1)}` as keyof PatientFlags;
+    if (flags[clearFlag]) {
+      if (flags[field] !== undefined) throw new UsageError(`--${field} and --clear-${field} contradict each other.`);
+      const key = field === 'dob' ? 'date_of_birth' : field;
+      input[key] = null;
+    }
+  }
+  return input;
+}
+
+/** The API path of a patient; a non-UUID id is refused locally (exit 2) instead of costing a 400. */
+export async function patientPath(id: string): Promise<string> {
+  const { looksLikeUuid } = await import('../../util/ids.js');
+  if (!looksLikeUuid(id)) {
+    throw new UsageError(`"${id}" is not a patient id (a UUID).`, ['Find one with `msgctl patients list --phone …` or `--mrn …`.']);
+  }
+  return `/patients/${id.toLowerCase()}`;
+}
+
+export function requireText(value: string, flag: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new UsageError(`${flag} must not be empty.`);
+  return trimmed;
+}

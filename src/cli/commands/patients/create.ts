@@ -1,0 +1,41 @@
+/** `msgctl patients create`: create a patient, or find the existing one (POST /patients). */
+import type { Command } from 'commander';
+import type { Patient } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { examples, type Act } from '../kit.js';
+import { patientFields, patientInputFromFlags, type PatientFlags } from './common.js';
+
+export interface PatientsCreateOptions extends PatientFlags {
+  idempotencyKey?: string;
+}
+
+export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<void> {
+  const input = await patientInputFromFlags(ctx, opts);
+  if (!input.phone && !input.email) throw new UsageError('Give --phone, --email, or both.');
+  const key = ctx.idempotencyKey(opts.idempotencyKey);
+  const client = await ctx.client();
+  const response = await client.request<Patient>('POST', '/patients', { body: input, idempotencyKey: key, signal: ctx.signal });
+  const patient = response.data;
+  if (patient.matched_by) ctx.out.info(`Matched existing patient by ${patient.matched_by}; the record was not changed.`);
+  await ctx.out.resource(patient, patientFields);
+}
+
+export function register(patients: Command, act: Act): void {
+  const create = patients
+    .command('create')
+    .description('Create a patient, or find the existing one by MRN, then phone, then email (POST /patients)')
+    .requiredOption('--first-name <name>', 'given name')
+    .requiredOption('--last-name <name>', 'family name')
+    .option('--phone <phone>', 'mobile number in any common format (stored as E.164)')
+    .option('--email <email>', 'email address')
+    .option('--dob <date>', 'date of birth, YYYY-MM-DD (or MM/DD/YYYY)')
+    .option('--mrn <mrn>', 'the patient\'s ID in your system (matched first)')
+    .option('--region <code>', 'region for phone numbers without a country code')
+    .option('--idempotency-key <uuid>', 'reuse this key to make a retried create safe')
+    .action(act((ctx, flags: PatientsCreateOptions) => run(ctx, flags)));
+  examples(create, [
+    'msgctl patients create --first-name Ada --last-name Lovelace --phone "(555) 555-0142" --mrn A-1001',
+    'msgctl patients create --first-name Bo --last-name Chen --email bo@example.com --dob 1984-02-29',
+  ]);
+}

@@ -1,0 +1,28 @@
+/** `msgctl patients delete <id>`: asks first on a terminal, --yes otherwise (DELETE /patients/{id}). */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { patientPath } from './common.js';
+
+export interface PatientsDeleteOptions {
+  id: string;
+  yes?: boolean;
+}
+
+export async function run(ctx: Context, opts: PatientsDeleteOptions): Promise<void> {
+  const path = await patientPath(opts.id);
+  const { confirmDestructive } = await import('../../util/confirm.js');
+  await confirmDestructive(ctx, `Delete patient ${opts.id}?`, opts.yes);
+  await (await ctx.client()).delete(path, ctx.signal);
+  if (ctx.out.mode === 'json') await ctx.out.json({ id: opts.id, deleted: true });
+  else ctx.out.info(`Deleted patient ${opts.id}.`);
+}
+
+export function register(patients: Command, act: Act): void {
+  const del = patients
+    .command('delete <id>')
+    .description('Delete a patient (asks first on a terminal; --yes otherwise)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+  examples(del, ['msgctl patients delete "$ID" --yes']);
+}

@@ -1,0 +1,23 @@
+/** `msgctl patients get <id>` (GET /patients/{id}). */
+import type { Command } from 'commander';
+import type { Patient } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { examples, type Act } from '../kit.js';
+import { patientFields, patientPath } from './common.js';
+
+export interface PatientsGetOptions {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: PatientsGetOptions): Promise<void> {
+  const patient = await (await ctx.client()).get<Patient>(await patientPath(opts.id));
+  await ctx.out.resource(patient, patientFields);
+}
+
+export function register(patients: Command, act: Act): void {
+  const get = patients
+    .command('get <id>')
+    .description('Show one patient (GET /patients/{id})')
+    .action(act((ctx, id: string) => run(ctx, { id })));
+  examples(get, ['msgctl patients get 3f0c2a4e-…', 'msgctl patients get "$ID" --json | jq .phone']);
+}

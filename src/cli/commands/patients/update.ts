@@ -1,0 +1,38 @@
+/** `msgctl patients update <id>`: change only the given fields (PATCH /patients/{id}). */
+import type { Command } from 'commander';
+import type { Patient } from '../../../contract/api.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { examples, type Act } from '../kit.js';
+import { patientFields, patientInputFromFlags, patientPath, type PatientFlags } from './common.js';
+
+export interface PatientsUpdateOptions extends PatientFlags {
+  id: string;
+}
+
+export async function run(ctx: Context, opts: PatientsUpdateOptions): Promise<void> {
+  const path = await patientPath(opts.id);
+  const input = await patientInputFromFlags(ctx, opts);
+  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag.');
+  const patient = await (await ctx.client()).patch<Patient>(path, input, ctx.signal);
+  await ctx.out.resource(patient, patientFields);
+}
+
+export function register(patients: Command, act: Act): void {
+  const update = patients
+    .command('update <id>')
+    .description('Change only the given fields of a patient (PATCH /patients/{id})')
+    .option('--first-name <name>', 'new given name')
+    .option('--last-name <name>', 'new family name')
+    .option('--phone <phone>', 'new mobile number')
+    .option('--clear-phone', 'remove the phone number')
+    .option('--email <email>', 'new email address')
+    .option('--clear-email', 'remove the email address')
+    .option('--dob <date>', 'new date of birth')
+    .option('--clear-dob', 'remove the date of birth')
+    .option('--mrn <mrn>', 'new MRN')
+    .option('--clear-mrn', 'remove the MRN')
+    .option('--region <code>', 'region for phone numbers without a country code')
+    .action(act((ctx, id: string, flags: PatientFlags) => run(ctx, { ...flags, id })));
+  examples(update, ['msgctl patients update "$ID" --phone "+1 555 555 0199"', 'msgctl patients update "$ID" --clear-email']);
+}

@@ -1,0 +1,47 @@
+/** `msgctl sandbox`: flags and wiring; the command's work is run.ts, which starts src/sandbox through its entry. */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
+import type { SandboxFlags } from './run.js';
+import type { Context } from '../../context.js';
+
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('Must be a whole number ≥ 0.');
+  return n;
+}
+
+function portNumber(value: string): number {
+  const n = wholeNumber(value);
+  if (n > 65535) throw new InvalidArgumentError('Must be a port from 0 to 65535.');
+  return n;
+}
+
+export type SandboxOptions = SandboxFlags;
+
+/** Runs the sandbox until Ctrl-C; the work is in run.ts (loaded only now), the server in src/sandbox. */
+export async function run(ctx: Context, opts: SandboxOptions): Promise<number> {
+  const { runSandboxCommand } = await import('./run.js');
+  return runSandboxCommand(ctx, opts);
+}
+
+export function registerSandbox(program: Command, act: Act): void {
+  const sandbox = program
+    .command('sandbox')
+    .description('Run a local implementation of the Messaging Service API on 127.0.0.1 (seeded org, keys, patients)')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 4010)
+    .option('--data <file>', 'keep state in this file across restarts (written atomically)')
+    .option('--seed <n>', 'seed for generated ids and keys, so runs are reproducible', wholeNumber, 1)
+    .option('--chaos <spec>', 'fault injection, e.g. "429=0.1,500=0.05,503=0.05,reset=0.05,delay=0.1:300"')
+    .option('--rate-limit <n>', 'requests per second per credential before 429 (0: no limit)', nonNegativeNumber, 100)
+    .option('--time-scale <x>', 'multiply every background delay (0.01 runs campaigns 100x faster)', nonNegativeNumber, 1)
+    .option('--write-profile', 'write a "sandbox" profile (base URL + API key) so `msgctl --profile sandbox …` works')
+    .option('--seed-messages <n>', 'load this many synthetic messages (for tests and benchmarks)', positiveInt)
+    .action(act((ctx, flags: SandboxOptions) => run(ctx, flags)));
+  examples(sandbox, [
+    'msgctl sandbox --write-profile',
+    'msgctl sandbox --port 0 --json            # prints {"base_url":…,"api_key":…} on one line',
+    'msgctl sandbox --data ./sandbox.json --chaos "503=0.2,reset=0.05" --time-scale 0.01',
+  ]);
+}

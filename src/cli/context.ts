@@ -1,0 +1,90 @@
+/**
+ * The small object every command receives: its I/O streams, environment,
+ * global options, Ctrl-C signal, lazily built config and API client, and the
+ * services that touch the world outside the process (prompts, the browser,
+ * time, the HTTP connection pool). Commands and helpers import only this
+ * interface; command-context.ts builds it, so a test can run any command
+ * in-process with in-memory streams and doubles for the services.
+ */
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { Output, OutStream } from './output/output.js';
+import type { ApiClient, CredentialProvider } from './api/client.js';
+import type { ConfigStore, ProfileConfig } from './config/config.js';
+import type { ResolvedCredential } from './auth/credentials.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: Readable & { isTTY?: boolean };
+}
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  json: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  /** Seconds per request attempt. */
+  timeout: number;
+  retries: number;
+  /** True when --retries was on the command line, so a command may pick its own default otherwise. */
+  retriesGiven?: boolean;
+}
+
+/** Questions for the person at the terminal (only asked when ctx.interactive). */
+export interface Prompter {
+  confirm(question: string, io: Io): Promise<boolean>;
+  /** Hidden input, for secrets. */
+  password(question: string, io: Io): Promise<string>;
+}
+
+export interface Clock {
+  now(): number;
+  /** Waits `ms`; an abort (Ctrl-C) cuts it short by rejecting with the signal's reason. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The outside world, injected: the real ones by default (services.ts), loaded only when used. */
+export interface Services {
+  prompter: Prompter;
+  /** Opens `url` in the user's browser; `onError` if that fails after starting. Rejects if it cannot start. */
+  openBrowser(url: string, onError: () => void): Promise<void>;
+  clock: Clock;
+  /** The HTTP connection pool shared by the API and OAuth clients of this process. */
+  dispatcher(): Promise<Dispatcher>;
+}
+
+export interface Context {
+  readonly io: Io;
+  readonly env: Env;
+  readonly opts: GlobalOptions;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  readonly signal: AbortSignal;
+  readonly services: Services;
+  readonly out: Output;
+  /** Prompts are allowed only when a person is at a terminal. */
+  readonly interactive: boolean;
+  verbose(line: string): void;
+  config(): Promise<ConfigStore>;
+  profileName(): Promise<string>;
+  profile(): Promise<ProfileConfig | undefined>;
+  /** --base-url, then MSGCTL_BASE_URL, then the profile's; null when none is configured. */
+  configuredBaseUrl(): Promise<string | null>;
+  /** The base URL to use; a usage error (with the ways to set one) when none is configured. */
+  baseUrl(): Promise<string>;
+  /** How phone numbers without a country code are read: --region, then the profile's, then US. */
+  region(flag?: string): Promise<string>;
+  credential(): Promise<ResolvedCredential | null>;
+  /** The API client for this command; fails with exit 3 when no credential exists. */
+  client(): Promise<ApiClient>;
+  /** How requests authenticate: a fixed bearer, or OAuth tokens that refresh themselves. */
+  credentialProvider(): Promise<CredentialProvider>;
+  /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
+  clientFor(credential: CredentialProvider): Promise<ApiClient>;
+  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  idempotencyKey(given?: string): string;
+}

@@ -1,0 +1,269 @@
+/**
+ * `msgctl imports create FILE`: validate a patient CSV locally, upload its
+ * valid rows as one import per chunk, optionally follow them to the end, and
+ * report every row. docs/imports.md is the user's side of this.
+ *
+ * The file is read twice, streaming both times. The first pass parses every
+ * record and hashes the bytes: a file that turns out unusable halfway, such
+ * as an unclosed quote, is refused before anything is sent, the progress bar
+ * knows the exact row count, and the upload keys know the file. The second
+ * pass checks each row's fields (the costly part, done once) and uploads,
+ * holding one chunk at a time. A dry run is the second pass without upload.
+ */
+import type { Context } from '../context.js';
+import { LIMITS, type PatientImport } from '../../contract/api.js';
+import type { ApiClient } from '../api/client.js';
+import { UsageError } from '../errors.js';
+import { ExitCode } from '../output/exit-codes.js';
+import { openCsv, type CsvFile } from '../csv/read.js';
+import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
+import { isSupportedRegion } from '../util/phone.js';
+import { chunksOf, type Chunk } from './chunks.js';
+import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
+import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
+import { processedRows, waitForImport } from './follow.js';
+import { createProgress, type Progress } from './progress.js';
+
+export interface CreateFlags {
+  dryRun?: boolean;
+  wait?: boolean;
+  map?: string[];
+  region?: string;
+  dayFirst?: boolean;
+  idempotencyKey?: string;
+  chunkSize?: number;
+}
+
+interface Plan {
+  file: string;
+  overrides: ColumnOverride[];
+  rowOptions: { region: string; dayFirst?: boolean; size: number };
+}
+
+export async function runImportCreate(ctx: Context, file: string, flags: CreateFlags): Promise<number> {
+  await keepHeapSmall();
+  const region = await ctx.region(flags.region);
+  if (!isSupportedRegion(region)) {
+    throw new UsageError(`--region "${region}" is not a region code msgctl knows`, ['Use a two-letter country code such as US, CA or GB.']);
+  }
+  const size = flags.chunkSize ?? LIMITS.importMaxRows;
+  // Rows per import the service accepts (docs/imports.md); chunks never exceed it.
+  if (size > LIMITS.importMaxRows) throw new UsageError(`--chunk-size may be at most ${LIMITS.importMaxRows}, the service's limit per import.`);
+  const callerKey = flags.idempotencyKey === undefined ? undefined : ctx.idempotencyKey(flags.idempotencyKey);
+  const plan: Plan = {
+    file,
+    overrides: parseColumnOverrides(flags.map ?? []),
+    rowOptions: { region: region.toUpperCase(), dayFirst: flags.dayFirst, size },
+  };
+
+  const tally = new ImportTally();
+  if (flags.dryRun) {
+    await checkRows(ctx, plan, tally);
+    ctx.out.info(tally.summary('dry-run'));
+    return tally.invalid > 0 ? ExitCode.Usage : ExitCode.Ok;
+  }
+
+  const scanned = await scanFile(ctx, plan);
+  if (scanned.dataRows === 0) throw new UsageError(`${file}: the file has a header but no rows to import`);
+  const namespace = uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 });
+  const client = await ctx.client();
+  try {
+    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
+    else await ctx.out.list(upload(ctx, client, plan, namespace, tally), importColumns);
+  } catch (error) {
+    if (tally.imports > 0) {
+      ctx.out.warn(
+        `stopped after sending ${plural(tally.imports, 'import')}; those keep running in the service. ` +
+          'Run the same command again to finish: chunks already sent are replayed, not imported twice.',
+      );
+    }
+    throw error;
+  }
+
+  if (tally.imports === 0) {
+    ctx.out.info(tally.summary('none-valid'));
+    return ExitCode.Usage;
+  }
+  if (flags.wait) {
+    ctx.out.info(tally.summary('waited'));
+    return tally.invalid + tally.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+  }
+  ctx.out.info(`${tally.summary('sent')} Follow with: msgctl imports get <id> --wait`);
+  return tally.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
+}
+
+/**
+ * V8 sizes its heap for throughput: each chunk's rows survive young-generation
+ * collections, so it doubles the young generation to its maximum, and it lets
+ * the old generation grow by up to several times between full collections.
+ * Here that buys nothing (one chunk is live at a time) and costs tens of MB
+ * of resident memory that grow with the file. A young generation that stays
+ * put and an old one that grows by 20% keep the peak flat at the same speed
+ * (bench/import.mjs). Both flags are read whenever V8 decides to grow, so
+ * setting them at run time takes effect.
+ */
+async function keepHeapSmall(): Promise<void> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--heap-growing-percent=20');
+}
+
+/** Opens the file and maps its header; an unusable file or mapping throws (exit 2). */
+async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): Promise<{ csv: CsvFile; mapping: PatientColumnMapping }> {
+  const csv = await openCsv(source, { label: plan.file });
+  try {
+    return { csv, mapping: mapPatientColumns(csv.headers, plan.overrides) };
+  } catch (error) {
+    csv.close();
+    throw error;
+  }
+}
+
+/** Dry run: every row checked; invalid ones reported on stderr, every row's outcome on stdout. */
+async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
+  const { csv, mapping } = await openMapped(plan.file, plan);
+  describeMapping(ctx, mapping);
+  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(text));
+  async function* outcomes(): AsyncGenerator<RowOutcome> {
+    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
+      count(tally, chunk);
+      await report(chunk);
+      const valid: RowOutcome[] = chunk.valid.map(({ row, ...patient }) => ({
+        row, outcome: 'valid', patient_id: null, matched_by: null, errors: [], import_id: null, patient,
+      }));
+      yield* mergeByRow(chunk.invalid, valid);
+    }
+  }
+  try {
+    await ctx.out.list(outcomes(), outcomeColumns);
+  } finally {
+    csv.close();
+  }
+}
+
+/**
+ * First pass before an upload: the whole file parsed (so a file that breaks
+ * halfway is refused before anything is sent), counted and hashed. Fields
+ * are checked in the second pass, once.
+ */
+async function scanFile(ctx: Context, plan: Plan): Promise<{ sha256: string; dataRows: number }> {
+  const hashed = hashedFile(plan.file);
+  const { csv, mapping } = await openMapped(hashed.stream, plan);
+  describeMapping(ctx, mapping);
+  let dataRows = 0;
+  try {
+    for await (const _ of csv.rows) dataRows += 1;
+  } finally {
+    csv.close();
+  }
+  return { sha256: hashed.sha256(), dataRows };
+}
+
+function count(tally: ImportTally, chunk: Chunk): void {
+  tally.dataRows += chunk.valid.length + chunk.invalid.length;
+  tally.valid += chunk.valid.length;
+  tally.invalid += chunk.invalid.length;
+}
+
+/** Writes a chunk's invalid rows to stderr (through `write`, so a progress bar can step aside). */
+async function invalidRowReporter(ctx: Context, write: (text: string) => void): Promise<(chunk: Chunk) => Promise<void>> {
+  const style = await ctx.out.style();
+  return async (chunk) => {
+    if (chunk.invalid.length === 0) return;
+    write(await formatInvalidRows(chunk.invalid, Boolean(ctx.io.stderr.isTTY), style, ctx.out.terminalWidth));
+  };
+}
+
+function describeMapping(ctx: Context, mapping: PatientColumnMapping): void {
+  const used = Object.entries(mapping.columns).map(([field, header]) => `"${header}" → ${field}`);
+  ctx.out.info(`Columns: ${used.join(', ')}${mapping.ignored.length ? `; ignored: ${mapping.ignored.map((h) => `"${h}"`).join(', ')}` : ''}`);
+  for (const note of mapping.notes) ctx.out.info(`note: ${note}`);
+}
+
+/** Second pass: reads chunks again and sends each one's valid rows as an import. */
+async function* sentChunks(
+  ctx: Context,
+  client: ApiClient,
+  plan: Plan,
+  namespace: string,
+  tally: ImportTally,
+  writeStderr: (text: string) => void,
+): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
+  const { csv, mapping } = await openMapped(plan.file, plan);
+  const report = await invalidRowReporter(ctx, writeStderr);
+  try {
+    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
+      count(tally, chunk);
+      await report(chunk);
+      if (chunk.valid.length === 0) {
+        yield { chunk, created: null, mapping };
+        continue;
+      }
+      const key = chunkKey(namespace, chunk.firstRow, chunk.lastRow, chunk.valid);
+      const response = await client.request<PatientImport>('POST', '/patient-imports', {
+        body: { rows: chunk.valid },
+        idempotencyKey: key,
+        signal: ctx.signal,
+      });
+      tally.imports += 1;
+      if (response.headers['idempotent-replayed'] === 'true') {
+        tally.replayed += 1;
+        ctx.out.info(`rows ${chunk.firstRow}–${chunk.lastRow} were already sent by an earlier run as ${response.data.id}; not sending them again`);
+      }
+      yield { chunk, created: response.data, mapping };
+    }
+  } finally {
+    csv.close();
+  }
+}
+
+/** Without --wait: the import objects, as the service answered them. */
+async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: ImportTally): AsyncGenerator<PatientImport> {
+  const stderr = (text: string) => void ctx.io.stderr.write(text);
+  for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
+}
+
+/** With --wait: each import followed to its end, then every row of its chunk printed, in row order. */
+async function uploadAndFollow(
+  ctx: Context,
+  client: ApiClient,
+  plan: Plan,
+  namespace: string,
+  tally: ImportTally,
+  dataRows: number,
+): Promise<void> {
+  // The bar counts rows whose fate is known: refused locally, or processed by the service.
+  const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: 'importing', total: dataRows });
+  let processedBefore = 0;
+  const stderr = (text: string) => progress.log(text);
+  try {
+    for await (const { chunk, created, mapping } of sentChunks(ctx, client, plan, namespace, tally, stderr)) {
+      processedBefore += chunk.invalid.length;
+      progress.update(processedBefore);
+      let service: RowOutcome[] = [];
+      if (created) {
+        const finished = await waitForImport(client, created.id, {
+          signal: ctx.signal,
+          onUpdate: (current) => progress.update(processedBefore + processedRows(current)),
+        });
+        processedBefore += finished.rows;
+        progress.update(processedBefore);
+        tally.addService(finished);
+        service = (finished.results ?? []).map((outcome) => serviceOutcome(outcome, finished.id, mapping.columns));
+        note(ctx, progress, chunkLine(chunk, finished));
+      }
+      await progress.pause(() => ctx.out.list(mergeByRow(chunk.invalid, service), outcomeColumns));
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+function chunkLine(chunk: Chunk, finished: PatientImport): string {
+  const state = finished.status === 'completed' ? '' : ` [${finished.status}]`;
+  return `${finished.id} (rows ${chunk.firstRow}–${chunk.lastRow}): ${finished.created} created, ${finished.matched} matched, ${finished.failed} failed${state}`;
+}
+
+function note(ctx: Context, progress: Progress, line: string): void {
+  if (!ctx.opts.quiet) progress.log(line + '\n');
+}

@@ -1,0 +1,46 @@
+/**
+ * `msgctl imports get <id> [--wait]`: one import, optionally followed until
+ * the service has finished it. stdout gets the import (with --json the whole
+ * object, results included); rows that failed are listed on stderr.
+ */
+import type { Context } from '../context.js';
+import type { PatientImport } from '../../contract/api.js';
+import type { Column } from '../output/output.js';
+import { ExitCode } from '../output/exit-codes.js';
+import { processedRows, waitForImport } from './follow.js';
+import { createProgress } from './progress.js';
+import { errorText, importColumns } from './outcomes.js';
+
+const importFields: Column<PatientImport>[] = [
+  ...importColumns,
+  { header: 'results', value: (i) => (i.results === null ? 'pending' : `${i.results.length} row outcomes (--json for all)`) },
+];
+
+export async function runImportGet(ctx: Context, id: string, flags: { wait?: boolean }): Promise<number> {
+  const client = await ctx.client();
+  let current: PatientImport;
+  if (flags.wait) {
+    const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: id });
+    try {
+      current = await waitForImport(client, id, {
+        signal: ctx.signal,
+        onUpdate: (update) => {
+          progress.setTotal(update.rows);
+          progress.update(processedRows(update));
+        },
+      });
+    } finally {
+      progress.stop();
+    }
+  } else {
+    current = await client.get<PatientImport>(`/patient-imports/${encodeURIComponent(id)}`, undefined, ctx.signal);
+  }
+  await ctx.out.resource(current, importFields);
+  if (ctx.out.mode !== 'json') {
+    for (const outcome of current.results ?? []) {
+      if (outcome.outcome === 'failed') ctx.out.info(`row ${outcome.row} failed: ${outcome.errors.map(errorText).join('; ')}`);
+    }
+  }
+  if (!flags.wait) return ExitCode.Ok;
+  return current.failed > 0 || current.status === 'failed' ? ExitCode.Partial : ExitCode.Ok;
+}

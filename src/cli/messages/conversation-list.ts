@@ -1,0 +1,83 @@
+/**
+ * `msgctl conversations list|get`: GET /patient-conversations with the
+ * sandbox's documented filters (docs/messages.md), and one conversation.
+ */
+import type { Context } from '../context.js';
+import type { Query } from '../api/client.js';
+import type { Column, OutputMode } from '../output/output.js';
+import type { PatientConversation } from '../../contract/api.js';
+import { UsageError } from '../errors.js';
+import { looksLikeUuid } from '../util/ids.js';
+import { shortLocalTime } from './message-columns.js';
+
+export interface ConversationListFlags {
+  patient?: string;
+  phoneNumber?: string;
+  channel?: 'secure' | 'sms';
+  unread?: boolean;
+  order?: 'desc' | 'asc';
+  limit: number;
+  all?: boolean;
+}
+
+const tableColumns: Column<PatientConversation>[] = [
+  { header: 'last activity', value: (c) => (c.last_message_at ? shortLocalTime(c.last_message_at) : ''), width: 18 },
+  { header: 'patient', value: (c) => c.patient.name, width: 22 },
+  { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, width: 26 },
+  { header: 'channel', value: (c) => c.channel, width: 9 },
+  { header: 'unread', value: (c) => c.unread_count || '', width: 8 },
+  { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true },
+];
+
+const plainColumns: Column<PatientConversation>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'patient_id', value: (c) => c.patient.id },
+  { header: 'patient', value: (c) => c.patient.name },
+  { header: 'phone_number', value: (c) => c.phone_number.number },
+  { header: 'channel', value: (c) => c.channel },
+  { header: 'last_message_at', value: (c) => c.last_message_at },
+  { header: 'unread_count', value: (c) => c.unread_count },
+];
+
+export function conversationColumns(mode: OutputMode): Column<PatientConversation>[] {
+  return mode === 'table' ? tableColumns : plainColumns;
+}
+
+const conversationFields: Column<PatientConversation>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'title', value: (c) => c.title },
+  { header: 'patient', value: (c) => `${c.patient.name} (${c.patient.id})` },
+  { header: 'phone_number', value: (c) => `${c.phone_number.number} (${c.phone_number.team})` },
+  { header: 'channel', value: (c) => c.channel },
+  { header: 'created_at', value: (c) => c.created_at },
+  { header: 'last_message_at', value: (c) => c.last_message_at },
+  { header: 'seen_at', value: (c) => c.seen_at },
+  { header: 'unread_count', value: (c) => c.unread_count },
+];
+
+export async function listConversations(ctx: Context, flags: ConversationListFlags): Promise<void> {
+  const query: Query = { channel: flags.channel, order: flags.order, unread: flags.unread ? 'true' : undefined };
+  if (flags.patient !== undefined) {
+    if (!looksLikeUuid(flags.patient)) throw new UsageError(`--patient "${flags.patient}" is not a patient id (UUID).`);
+    query.patient_id = flags.patient.toLowerCase();
+  }
+  if (flags.phoneNumber !== undefined) {
+    const { normalizePhone } = await import('../util/phone.js');
+    const r = normalizePhone(flags.phoneNumber, await ctx.region());
+    if (!r.ok) throw new UsageError(`--phone-number "${flags.phoneNumber}": ${r.reason}`);
+    query.phone_number = r.e164;
+  }
+  const client = await ctx.client();
+  const rows = client.paginate<PatientConversation>('/patient-conversations', query, {
+    limit: flags.all ? undefined : flags.limit,
+    signal: ctx.signal,
+  });
+  await ctx.out.list(rows, conversationColumns(ctx.out.mode), { empty: 'No conversations match.' });
+}
+
+export async function getConversation(ctx: Context, id: string): Promise<void> {
+  if (!looksLikeUuid(id)) throw new UsageError(`"${id}" is not a conversation id (UUID).`);
+  const client = await ctx.client();
+  const conversation = await client.get<PatientConversation>(`/patient-conversations/${id.toLowerCase()}`, undefined, ctx.signal);
+  await ctx.out.resource(conversation, conversationFields);
+}

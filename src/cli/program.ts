@@ -1,0 +1,91 @@
+/**
+ * The commander tree. Only command definitions load here; handlers import
+ * their heavy modules (API client, CSV, prompts, sandbox) when they run, so
+ * `msgctl --help` stays close to bare Node start-up.
+ */
+import { Command } from 'commander';
+import { VERSION } from './version.js';
+import type { Act } from './commands/kit.js';
+import { globalOptions } from './commands/global-options.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerLogin } from './commands/login/login.js';
+import { registerOrg } from './commands/org/show.js';
+import { registerSend } from './commands/send/send.js';
+import { registerPatients } from './commands/patients/index.js';
+import { registerMessages } from './commands/messages/index.js';
+import { registerConversations } from './commands/conversations/index.js';
+import { registerCampaigns } from './commands/campaigns/index.js';
+import { registerImports } from './commands/imports/index.js';
+import { registerMe } from './commands/me/index.js';
+import { registerExports } from './commands/exports/index.js';
+import { registerEvents } from './commands/events/index.js';
+import { registerStaff } from './commands/staff/index.js';
+import { registerApi } from './commands/api/api.js';
+import { registerSandbox } from './commands/sandbox/command.js';
+import { registerCompletion } from './commands/completion/completion.js';
+import { registerReference } from './commands/reference/reference.js';
+
+/**
+ * A top-level command whose subcommands are not built: enough for the root
+ * `msgctl --help` (which lists only top-level commands), at a fraction of the
+ * start-up cost of the whole tree. Anything called on a would-be subcommand
+ * is absorbed by a chainable no-op.
+ */
+class TopLevelOnly extends Command {
+  override command(): any {
+    return IGNORED;
+  }
+}
+class RootOfTopLevelOnly extends Command {
+  override createCommand(name?: string): Command {
+    return new TopLevelOnly(name);
+  }
+}
+const IGNORED: any = new Proxy(function ignored() {}, {
+  get: () => IGNORED,
+  apply: () => IGNORED,
+});
+
+export interface BuildOptions {
+  /** Build only the top level (for the root help); subcommands are skipped. */
+  topLevelOnly?: boolean;
+}
+
+export function buildProgram(act: Act, options: BuildOptions = {}): Command {
+  const program = (options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'))
+    .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
+    .version(VERSION, '-V, --version', 'print the msgctl version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showSuggestionAfterError(true);
+  for (const option of globalOptions()) program.addOption(option);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  msgctl sandbox --write-profile            # start a local sandbox (another terminal)
+  msgctl --profile sandbox send --to "(555) 555-0123" "Your results are ready"
+  msgctl messages list --after 2026-11-01 --all --json | jq .body
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validation,
+7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
+  );
+
+  registerLogin(program, act);
+  registerAuth(program, act);
+  registerOrg(program, act);
+  registerSend(program, act);
+  registerPatients(program, act);
+  registerMessages(program, act);
+  registerConversations(program, act);
+  registerCampaigns(program, act);
+  registerImports(program, act);
+  registerMe(program, act);
+  registerExports(program, act);
+  registerEvents(program, act);
+  registerStaff(program, act);
+  registerApi(program, act);
+  registerSandbox(program, act);
+  registerCompletion(program, act);
+  registerReference(program, act);
+  return program;
+}

@@ -1,0 +1,36 @@
+/**
+ * The real outside world for a Context: @inquirer prompts, the `open`
+ * package, the system clock, and one undici pool per process. Each is
+ * imported the first time it is used, so start-up stays lazy.
+ */
+import type { Dispatcher } from 'undici';
+import type { Env, Services } from './context.js';
+import { sleep } from './util/sleep.js';
+
+let sharedDispatcher: Promise<Dispatcher> | undefined;
+
+export function defaultServices(env: Env): Services {
+  return {
+    prompter: {
+      async confirm(question, io) {
+        const { confirm } = await import('@inquirer/prompts');
+        return confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr });
+      },
+      async password(question, io) {
+        const { password } = await import('@inquirer/prompts');
+        return password({ message: question, mask: false }, { input: io.stdin, output: io.stderr });
+      },
+    },
+    async openBrowser(url, onError) {
+      const { default: open } = await import('open');
+      const child = await open(url);
+      child.on('error', onError);
+    },
+    clock: { now: () => Date.now(), sleep },
+    dispatcher() {
+      // Keep-alive connections are reused by every client of the process (API, OAuth, login's GET /me).
+      sharedDispatcher ??= import('./api/transport.js').then(({ createDispatcher }) => createDispatcher(env));
+      return sharedDispatcher;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * `msgctl send --csv` without faults: per-row outcomes, re-runs that send
+ * nothing new, validation before the first send, dry runs, Ctrl-C.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { useSandbox } from '../helpers/sandbox.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+// Killing a run part-way needs a real process: that test spawns the built binary.
+import { binPath } from '../helpers/cli.js';
+import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
+
+const sandbox = useSandbox();
+const sb = () => sandbox.current.sb;
+const dir = mkdtempSync(join(tmpdir(), 'msgctl-batch-'));
+const posts = () => sandbox.current.testing.requests().filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+const withBody = (body: string) => sb().db.messages.filter((m) => m.body === body);
+const messagesTagged = (tag: string) => sb().db.messages.filter((m) => m.body.includes(`(ref ${tag}-`));
+
+function csvFile(name: string, count: number, options: { invalidRow?: boolean } = {}) {
+  const rows = reminderRows(count, { tag: name, ...options });
+  const path = join(dir, `${name}.csv`);
+  writeReminderCsv(path, rows);
+  return { path, rows };
+}
+
+describe('msgctl send --csv', () => {
+  it('sends 520 rows once, reports every row, and a second run sends nothing new', { timeout: 120_000 }, async () => {
+    const { path, rows } = csvFile('big', 520, { invalidRow: true });
+    const env = sandboxEnv(sandbox.current);
+    const postsBefore = posts().length;
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--json'], { env, timeout: 90_000 });
+    expect(r.exitCode, r.stderr).toBe(10);
+
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.row).sort((a, b) => a - b)).toEqual(rows.map((row) => row.row));
+    const byRow = new Map(lines.map((l) => [l.row, l]));
+    for (const row of rows) {
+      const line = byRow.get(row.row)!;
+      const stored = withBody(row.body);
+      if (row.kind === 'new') {
+        expect(line).toMatchObject({ outcome: 'sent', message_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+        expect(stored.map((m) => m.id)).toEqual([line.message_id]);
+      } else if (row.kind === 'opted_out') {
+        expect(line).toMatchObject({ outcome: 'skipped', code: 'patient_opted_out', request_id: expect.any(String) });
+        expect(stored).toHaveLength(0);
+      } else {
+        expect(line).toMatchObject({ outcome: 'invalid', code: 'invalid_row' });
+        expect(line.detail).toMatch(/recipient "555-0000"/);
+        expect(stored).toHaveLength(0);
+      }
+    }
+    const sentRows = rows.filter((row) => row.kind === 'new').length;
+    const optedOut = rows.filter((row) => row.kind === 'opted_out').length;
+    expect(posts().length - postsBefore).toBe(sentRows + optedOut);
+    expect(r.stderr).toMatch(/^row 15: invalid: recipient "555-0000"/m);
+    expect(r.stderr).toContain(`Done: ${sentRows} sent, ${optedOut} skipped, 0 failed, 1 invalid, 0 already done (520 rows of ${path}).`);
+    expect(r.stderr).toMatch(/skipped patient_opted_out: 11/);
+    // Default journal: under the state directory, named after the batch.
+    const journals = readdirSync(join(env.XDG_STATE_HOME!, 'msgctl', 'journals')).filter((f) => f.endsWith('.jsonl'));
+    expect(journals).toHaveLength(1);
+    expect(r.stderr).toContain(journals[0]!);
+
+    const messageCount = sb().db.messages.size;
+    const postsAfterFirst = posts().length;
+    const again = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--json'], { env, timeout: 60_000 });
+    expect(again.exitCode, again.stderr).toBe(10);
+    expect(sb().db.messages.size).toBe(messageCount);
+    expect(posts().length).toBe(postsAfterFirst);
+    expect(again.stderr).toContain(`All ${sentRows + optedOut} valid rows of ${path} were already done in an earlier run; nothing was sent`);
+    const replayed = jsonLines(again.stdout);
+    expect(replayed).toHaveLength(520);
+    expect(replayed.filter((l) => l.already_done).length).toBe(sentRows + optedOut);
+  });
+
+  it('exits 0 when every row was sent, and 0 again on a re-run that finds them all done', async () => {
+    const { path, rows } = csvFile('clean', 6);
+    expect(rows.every((row) => row.kind === 'new')).toBe(true);
+    const env = sandboxEnv(sandbox.current);
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Piped: one tab-separated line per row.
+    const cells = r.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 2));
+    expect(cells.sort()).toEqual(rows.map((row) => [String(row.row), 'sent']).sort());
+    for (const row of rows) expect(withBody(row.body)).toHaveLength(1);
+    const again = await msgctl(['send', '--csv', path, '--template', TEMPLATE], { env });
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toMatch(/All 6 rows of .* were already done in an earlier run; nothing was sent/);
+  });
+
+  it('refuses a placeholder without a column before sending anything (exit 2)', async () => {
+    const { path } = csvFile('badtemplate', 5);
+    const before = posts().length;
+    const r = await msgctl(['send', '--csv', path, '--template', 'Hi {first_name}, room {room}'], { env: sandboxEnv(sandbox.current) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/\{room\} has no such column/);
+    expect(r.stderr).toMatch(/Columns in the file: "First Name", "Mobile Phone", "Time", "Ref"/);
+    expect(posts().length).toBe(before);
+  });
+
+  it('--strict stops the whole batch on an invalid row, listing it, and sends nothing (exit 2)', async () => {
+    const { path } = csvFile('strict', 20, { invalidRow: true });
+    const before = posts().length;
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--strict'], { env: sandboxEnv(sandbox.current) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^row 15: invalid: recipient "555-0000"/m);
+    expect(r.stderr).toMatch(/1 of 20 rows are invalid .* with --strict nothing was sent/);
+    expect(posts().length).toBe(before);
+    expect(messagesTagged('strict')).toHaveLength(0);
+  });
+
+  it('reports an empty placeholder value per row, and sends the rest', async () => {
+    const path = join(dir, 'empty-value.csv');
+    writeFileSync(path, 'First Name,Mobile Phone,Time,Ref\nEve,555-555-0171,,ev-1\nFay,555-555-0172,10:00,fy-1\n');
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--json'], { env: sandboxEnv(sandbox.current) });
+    expect(r.exitCode).toBe(10);
+    expect(jsonLines(r.stdout).map((l) => [l.row, l.outcome])).toEqual([[2, 'invalid'], [3, 'sent']]);
+    expect(r.stderr).toContain('row 2: invalid: {time} is empty (column "Time")');
+    expect(withBody('Reminder for Fay: your visit is at 10:00 (ref fy-1)')).toHaveLength(1);
+  });
+
+  it('--dry-run prints each message with the key a real run sends, and sends nothing', async () => {
+    const { path, rows } = csvFile('dry', 8);
+    const env = sandboxEnv(sandbox.current);
+    const before = posts().length;
+    const dry = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--json', '--channel', 'sms'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(posts().length).toBe(before);
+    const planned = jsonLines(dry.stdout);
+    expect(planned[0]).toEqual({
+      row: 2, to: '+15555550101', body: rows[0]!.body, channel: 'sms', from: null,
+      idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(planned).toHaveLength(8);
+    expect(dry.stderr).toMatch(/Dry run: 8 rows would be sent, 0 already done, 0 invalid; nothing was sent/);
+
+    const readable = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--channel', 'sms'], { env });
+    expect(readable.stdout.split('\n')[0]).toBe(`row 2 → +15555550101 (sms, from the default number): ${JSON.stringify(rows[0]!.body)}`);
+
+    const real = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--channel', 'sms'], { env });
+    expect(real.exitCode).toBe(10); // row 9 is the opted-out patient
+    expect(posts().slice(before).map((q) => q.idempotencyKey).sort()).toEqual(planned.map((p) => p.idempotency_key).sort());
+  });
+
+  it('a changed row gets a new key; the template or --channel make a new batch', async () => {
+    const { path } = csvFile('keys', 3);
+    const env = sandboxEnv(sandbox.current);
+    const keysOf = async (file: string, extra: string[] = []) =>
+      jsonLines((await msgctl(['send', '--csv', file, '--template', TEMPLATE, '--dry-run', '--json', ...extra], { env })).stdout)
+        .map((l) => l.idempotency_key);
+    const base = await keysOf(path);
+    expect(await keysOf(path)).toEqual(base);
+    expect(await keysOf(path, ['--channel', 'sms'])).not.toContain(base[0]);
+    const edited = join(dir, 'keys-edited.csv');
+    writeFileSync(edited, readFileSync(path, 'utf8').replace('Pat1,', 'Patty1,'));
+    const editedKeys = await keysOf(edited);
+    expect(editedKeys[1]).not.toBe(base[1]);
+  });
+
+  it('rows the service answered but the journal lost (crash before fsync, torn last line) are replayed, not sent twice', async () => {
+    const { path, rows } = csvFile('lost', 6);
+    const journal = join(dir, 'lost.journal');
+    const env = sandboxEnv(sandbox.current);
+    const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--json'];
+    const first = await msgctl(args, { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const firstIds = new Map(jsonLines(first.stdout).map((l) => [l.row, l.message_id]));
+
+    // Keep the header and two entries; cut the third in half, as a crash mid-write would.
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, lines.slice(0, 3).join('\n') + '\n' + lines[3]!.slice(0, 20));
+    const kept = new Set(lines.slice(1, 3).map((l) => JSON.parse(l).row));
+
+    const before = posts().length;
+    const again = await msgctl(args, { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/ignored an incomplete last line/);
+    expect(again.stderr).toMatch(/Done: 4 sent, 0 skipped, 0 failed, 0 invalid, 2 already done/);
+    const resent = posts().slice(before);
+    expect(resent).toHaveLength(4);
+    for (const line of jsonLines(again.stdout)) {
+      if (kept.has(line.row)) expect(line.already_done).toBe(true);
+      else expect(line.message_id).toBe(firstIds.get(line.row)); // the service replayed the first answer
+    }
+    for (const row of rows) expect(withBody(row.body)).toHaveLength(1);
+    expect(readFileSync(journal, 'utf8').split('\n').slice(1, -1).map((l) => JSON.parse(l).row).sort()).toEqual(
+      rows.map((r) => r.row).sort(),
+    );
+  });
+
+  it.each([
+    ['SIGINT', 130, 'ctrlc'],
+    ['SIGTERM', 143, 'sigterm'],
+  ] as const)('%s lets the request in flight finish, journals it, exits %i, and a re-run sends the rest', { timeout: 60_000 }, async (signal, code, name) => {
+    const { path, rows } = csvFile(name, 12);
+    const journal = join(dir, `${name}.journal`);
+    const env = sandboxEnv(sandbox.current);
+    const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--concurrency', '1', '--json'];
+    const before = posts().length;
+    // The first send is rate limited for 2 s: Ctrl-C arrives while the batch waits on it.
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 2, method: 'POST', path: '/patient-messages' });
+    const child = execa(process.execPath, [binPath(), ...args], { env, extendEnv: false, reject: false });
+    for (let waited = 0; posts().length === before; waited += 20) {
+      if (waited > 20_000) throw new Error('the batch never sent');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill(signal);
+    const stopped = await child;
+    expect(stopped.exitCode, String(stopped.stderr)).toBe(code);
+    expect(String(stopped.stderr)).toMatch(/Interrupted: 1 sent, .* 11 not sent yet/);
+    expect(String(stopped.stderr)).toMatch(/run the same command again/);
+    expect(jsonLines(String(stopped.stdout)).map((l) => [l.row, l.outcome])).toEqual([[2, 'sent']]);
+    expect(messagesTagged(name)).toHaveLength(1);
+    expect(existsSync(`${journal}.lock`)).toBe(false);
+
+    const again = await msgctl(args, { env });
+    expect(again.exitCode, again.stderr).toBe(10);
+    for (const row of rows) expect(withBody(row.body)).toHaveLength(row.kind === 'new' ? 1 : 0);
+    expect(again.stderr).toMatch(/Done: 10 sent, 1 skipped, 0 failed, 0 invalid, 1 already done/);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Exactly-once sends under failures (product.md §2 "Retries", api-spec
+ * §4.10): the CLI retries 503, 429 and lost connections with the same
+ * Idempotency-Key, and the sandbox ends with one message however many
+ * attempts it took.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
+
+const sandbox = useSandbox();
+const sb = () => sandbox.current.sb;
+const ada = () => sb().db.patients.find((p) => p.phone === '+15555550123' && p.orgId === sandbox.current.credentials.organization_id)!;
+const withBody = (body: string) => sb().db.messages.filter((m) => m.body === body);
+
+/** Runs a send and returns the result with the POST attempts the sandbox saw for it. */
+async function send(body: string, extra: string[] = []) {
+  const from = sandbox.current.testing.requests().length;
+  const started = Date.now();
+  const r = await msgctl([...extra, 'send', '--to', ada().id, body, '--json'], { env: sandboxEnv(sandbox.current) });
+  const attempts = sandbox.current.testing.requests().slice(from).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+  return { ...r, attempts, elapsedMs: Date.now() - started };
+}
+
+describe('retries keep a send exactly-once', () => {
+  it('retries 503s with the same Idempotency-Key: one message', async () => {
+    sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 503, method: 'POST' });
+    const r = await send('After two 503s');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.attempts.map((a) => a.fault)).toEqual(['status', 'status', null]);
+    expect(new Set(r.attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    expect(r.attempts[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    const [stored] = withBody('After two 503s');
+    expect(withBody('After two 503s')).toHaveLength(1);
+    expect(jsonLines(r.stdout)[0].message.id).toBe(stored!.id);
+  });
+
+  it('waits out a 429\'s Retry-After, then retries with the same key: one message', async () => {
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 1, method: 'POST' });
+    const r = await send('After a 429');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.attempts.map((a) => a.fault)).toEqual(['status', null]);
+    expect(r.attempts[0]!.idempotencyKey).toBe(r.attempts[1]!.idempotencyKey);
+    expect(r.elapsedMs).toBeGreaterThanOrEqual(1000);
+    expect(withBody('After a 429')).toHaveLength(1);
+  });
+
+  it('replays after a connection reset that happened after the send was stored: one message', async () => {
+    sandbox.current.testing.injectFaults({ reset: true, method: 'POST' });
+    const r = await send('Answer lost');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.attempts.map((a) => a.fault)).toEqual(['reset', null]);
+    expect(r.attempts[0]!.idempotencyKey).toBe(r.attempts[1]!.idempotencyKey);
+    const stored = withBody('Answer lost');
+    expect(stored).toHaveLength(1);
+    // The second attempt got the first attempt's answer back.
+    expect(jsonLines(r.stdout)[0].message.id).toBe(stored[0]!.id);
+  });
+
+  it('gives up with exit 8 when 503s outlast --retries, storing nothing', async () => {
+    sandbox.current.testing.injectFaults(...[1, 2, 3].map(() => ({ status: 503 as const, method: 'POST' })));
+    const r = await send('Never stored', ['--retries', '2']);
+    expect(r.exitCode).toBe(8);
+    expect(r.attempts).toHaveLength(3);
+    expect(r.stderr).toMatch(/service_unavailable/);
+    expect(withBody('Never stored')).toHaveLength(0);
+  });
+
+  it('--verbose logs every attempt and retry reason, never the key or the body', async () => {
+    const body = 'Confidential lab result 4711';
+    sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 429, retryAfter: 1, method: 'POST' });
+    const r = await send(body, ['--verbose']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('[verbose] POST /v1/patient-messages'));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/-> 503 .*request_id=[0-9a-f-]{36}.*server error, retry 1\/4/);
+    expect(lines[1]).toMatch(/-> 429 .*rate limited, retry 2\/4 after 1000ms/);
+    expect(lines[2]).toMatch(/-> 201 \(\d+ms\) request_id=[0-9a-f-]{36}/);
+    const everything = r.stdout + r.stderr;
+    expect(r.stderr).not.toContain(body);
+    expect(everything).not.toContain(sandbox.current.credentials.api_key);
+    expect(r.stderr).not.toMatch(/authorization|bearer/i);
+    expect(withBody(body)).toHaveLength(1);
+  });
+});
