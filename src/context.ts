@@ -8,6 +8,7 @@ import { Output, type OutStream } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
+import { terminalSafe } from './output/terminal-text.js';
 import type { ResolvedCredential } from './auth/credentials.js';
 import { looksLikeUuid } from './util/ids.js';
 
@@ -59,7 +60,7 @@ export class Context {
   }
 
   verbose(line: string): void {
-    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${line}\n`);
+    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${terminalSafe(line, { keepLines: true })}\n`);
   }
 
   config(): Promise<ConfigStore> {

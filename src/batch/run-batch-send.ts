@@ -13,6 +13,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import type { SendFlags } from '../commands/send.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
@@ -36,7 +37,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   clientReady?.catch(() => {}); // reported when awaited, after any problem with the flags or the file
   const settings = await resolveSettings(ctx, flags);
   const validated = await validatePass(settings, (row, problems) => {
-    ctx.io.stderr.write(`row ${row}: invalid: ${problems.join('; ')}\n`);
+    ctx.io.stderr.write(`row ${row}: invalid: ${terminalSafe(problems.join('; '))}\n`);
   });
   const batch = batchId(validated.sha256, settings.identity);
   const rows = validated.valid + validated.invalid;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Message, Profile } from '../types/api.js';
-import type { Column } from '../output/output.js';
+import { cell, type Column } from '../output/output.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { choices, examples, positiveInt, type Act } from './kit.js';
@@ -115,7 +115,7 @@ export function registerMe(program: Command, act: Act): void {
         );
         if (ctx.out.mode === 'json') return ctx.out.json(message);
         if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);
-        await ctx.out.write(`Sent message ${message.id} in "${message.conversation.title}" as ${message.sender.name}.\n`);
+        await ctx.out.write(`Sent message ${message.id} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);
       }),
     );
   examples(send, [

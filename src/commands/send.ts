@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SendMessageResponse } from '../types/api.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { cell } from '../output/output.js';
 import { choices, examples, positiveInt, type Act } from './kit.js';
 
 export interface SendFlags {
@@ -106,7 +107,7 @@ export function registerSend(program: Command, act: Act): void {
         }
         const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);
         await ctx.out.write(
-          `Sent ${m.channel} message ${m.id} to ${m.patient?.name ?? 'patient'}` +
+          `Sent ${m.channel} message ${m.id} to ${cell(m.patient?.name ?? 'patient')}` +
             ` from ${m.phone_number?.number ?? 'the default number'} (delivery ${m.delivery?.status ?? 'pending'})` +
             (extras.length ? ` [${extras.join(', ')}]` : '') +
             '\n',

@@ -11,6 +11,7 @@
  * holding one chunk at a time. A dry run is the second pass without upload.
  */
 import type { Context } from '../context.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import type { PatientImport } from '../types/api.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
@@ -125,7 +126,7 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
 async function checkRows(ctx: Context, plan: Plan, tally: Tally): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
-  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(text));
+  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
   async function* outcomes(): AsyncGenerator<RowOutcome> {
     for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
       count(tally, chunk);
@@ -221,7 +222,7 @@ async function* sentChunks(
 
 /** Without --wait: the import objects, as the service answered them. */
 async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: Tally): AsyncGenerator<PatientImport> {
-  const stderr = (text: string) => void ctx.io.stderr.write(text);
+  const stderr = (text: string) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true }));
   for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
 }
 

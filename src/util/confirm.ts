@@ -4,6 +4,7 @@
  */
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { terminalSafe } from '../output/terminal-text.js';
 
 export async function confirmDestructive(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
@@ -11,6 +12,7 @@ export async function confirmDestructive(ctx: Context, question: string, yes: bo
     throw new UsageError(`${question} Refusing without a terminal to ask on: pass --yes to confirm.`);
   }
   const { confirm } = await import('@inquirer/prompts');
-  const ok = await confirm({ message: question, default: false }, { input: ctx.io.stdin, output: ctx.io.stderr });
+  // The question can quote data (a patient's name): escaped like every other text shown to a person.
+  const ok = await confirm({ message: terminalSafe(question), default: false }, { input: ctx.io.stdin, output: ctx.io.stderr });
   if (!ok) throw new CliError('Cancelled; nothing was changed.');
 }
