@@ -55,7 +55,7 @@ beforeAll(async () => {
     body: JSON.stringify({ from: '+15555550199', to: clinic.number, body: HOSTILE }),
   });
   expect(inbound.status).toBe(201);
-  messageId = (await inbound.json()).id;
+  messageId = ((await inbound.json()) as { id: string }).id;
   const campaign = await api('POST', '/campaigns', { name: HOSTILE, body: 'Check-up time.' });
   campaignId = campaign.id;
   const added = await msgctl(['campaigns', 'recipients', 'add', campaignId, '--patient', patientId], { env: sandboxEnv(sandbox.current) });
