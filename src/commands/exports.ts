@@ -80,8 +80,9 @@ export function registerExports(program: Command, act: Act): void {
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--wait', 'wait for a running export to be ready first')
+    .option('--keep-formulas', 'CSV: keep cells starting with = + - @ as they are (by default they get a leading \' so spreadsheets show them as text)')
     .action(
-      act(async (ctx, id: string, flags: { output?: string; wait?: boolean }) => {
+      act(async (ctx, id: string, flags: { output?: string; wait?: boolean; keepFormulas?: boolean }) => {
         const { downloadExport } = await import('../exports/download.js');
         await downloadExport(ctx, id, flags);
       }),
