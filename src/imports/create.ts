@@ -68,8 +68,13 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
 
   const scanned = await scanFile(ctx, plan);
   if (scanned.dataRows === 0) throw new UsageError(`${file}: the file has a header but no rows to import`);
-  const namespace = uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 });
   const client = await ctx.client();
+  // The keys depend on where the rows go (base URL + organization): asked once, when the first chunk is sent.
+  let namespaceReady: Promise<string> | undefined;
+  const namespace = () =>
+    (namespaceReady ??= import('../batch/target.js')
+      .then(({ fetchBatchTarget }) => fetchBatchTarget(client, ctx.signal))
+      .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
     if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
     else await ctx.out.list(upload(ctx, client, plan, namespace, tally), importColumns);
@@ -188,7 +193,7 @@ async function* sentChunks(
   ctx: Context,
   client: ApiClient,
   plan: Plan,
-  namespace: string,
+  namespace: () => Promise<string>,
   tally: Tally,
   writeStderr: (text: string) => void,
 ): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
@@ -202,7 +207,7 @@ async function* sentChunks(
         yield { chunk, created: null, mapping };
         continue;
       }
-      const key = chunkKey(namespace, chunk.firstRow, chunk.lastRow, chunk.valid);
+      const key = chunkKey(await namespace(), chunk.firstRow, chunk.lastRow, chunk.valid);
       const response = await client.request<PatientImport>('POST', '/patient-imports', {
         body: { rows: chunk.valid },
         idempotencyKey: key,
@@ -221,7 +226,7 @@ async function* sentChunks(
 }
 
 /** Without --wait: the import objects, as the service answered them. */
-async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: Tally): AsyncGenerator<PatientImport> {
+async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: () => Promise<string>, tally: Tally): AsyncGenerator<PatientImport> {
   const stderr = (text: string) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true }));
   for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
 }
@@ -231,7 +236,7 @@ async function uploadAndFollow(
   ctx: Context,
   client: ApiClient,
   plan: Plan,
-  namespace: string,
+  namespace: () => Promise<string>,
   tally: Tally,
   dataRows: number,
 ): Promise<void> {
