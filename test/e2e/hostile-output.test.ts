@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { staffWorld } from '../helpers/staff-world.js';
+import { CLIENT_ID, startLogin } from './login-harness.js';
 
 const sandbox = useSandbox();
 
@@ -142,6 +143,24 @@ describe('no control sequence from data reaches a terminal', () => {
     const r = await msgctl(['patients', 'get', `pat\u001b]0;X\u0007\u202e`], { env: envFor('key') });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).not.toMatch(FORBIDDEN);
+  });
+
+  it('the OAuth error text the browser brings back is shown escaped', async () => {
+    const login = startLogin(['--insecure-storage'], sandboxEnv(sandbox.current, {
+      MSGCTL_API_KEY: undefined,
+      MSGCTL_CLIENT_ID: CLIENT_ID,
+      MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
+    }));
+    const authorize = new URL(await login.url);
+    const callback = new URL(authorize.searchParams.get('redirect_uri')!);
+    callback.searchParams.set('state', authorize.searchParams.get('state')!);
+    callback.searchParams.set('error', 'server_error');
+    callback.searchParams.set('error_description', HOSTILE.replace('\ud800', ''));
+    await fetch(callback);
+    const result = await login.result;
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('\\x1b]0;TITLE');
+    expect(result.stderr).not.toMatch(FORBIDDEN);
   });
 
   it('--json is exact JSON that jq 1.6 reads, even with a lone surrogate in a name', async () => {
