@@ -49,25 +49,30 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
     throw ApiError.fromResponse(response.statusCode, body, typeof requestId === 'string' ? requestId : null);
   }
   const isCsv = String(response.headers['content-type'] ?? '').toLowerCase().startsWith('text/csv');
-  const guard = isCsv && !flags.keepFormulas ? new (await import('./formula-guard.js')).FormulaGuard() : null;
-  const copyTo = (destination: NodeJS.WritableStream, options: { end?: boolean }) =>
-    guard
-      ? pipeline(response.body, guard, destination, { ...options, signal: ctx.signal })
-      : pipeline(response.body, destination, { ...options, signal: ctx.signal });
-  if (!flags.output || flags.output === '-') {
+  const output = flags.output && flags.output !== '-' ? flags.output : null;
+  const toStdout = output === null;
+  const transforms: NodeJS.ReadWriteStream[] = [];
+  if (isCsv && !flags.keepFormulas) transforms.push(new (await import('./formula-guard.js')).FormulaGuard());
+  // Straight to a person's terminal: patients' text shows its control characters as escapes.
+  if (toStdout && ctx.io.stdout.isTTY) transforms.push(new (await import('../output/terminal-stream.js')).TerminalSafeStream());
+  const copyTo = (destination: NodeJS.WritableStream, options: { end?: boolean }) => {
+    const [first, ...rest] = [...transforms, destination];
+    return pipeline(response.body, first!, ...rest, { ...options, signal: ctx.signal });
+  };
+  if (output === null) {
     await copyTo(ctx.io.stdout, { end: false });
     return;
   }
-  const partial = `${flags.output}.partial`;
+  const partial = `${output}.partial`;
   const handle = await openPartial(partial);
   try {
     await copyTo(handle.createWriteStream({ flush: true }), {});
-    await rename(partial, flags.output);
+    await rename(partial, output);
   } catch (err) {
     await unlink(partial).catch(() => undefined);
     throw err;
   }
-  ctx.out.info(`Saved export ${id} to ${flags.output}.`);
+  ctx.out.info(`Saved export ${id} to ${output}.`);
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { staffWorld } from '../helpers/staff-world.js';
@@ -29,12 +30,15 @@ const FORMULAS = [
   '\r=cr first',
 ];
 const PLAIN = ['plain text, with "quotes"', "it's 5 o'clock", '', '1+1=2'];
+/** A patient's text with terminal control sequences (OSC title, screen clear, C1 CSI, bidi override). */
+const CONTROLS = 'hi\u001b]0;TITLE\u0007\u001b[2J\u009b31m\u202eevil';
+const FORBIDDEN = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 beforeAll(() => {
   w = staffWorld(sandbox.current);
   env = w.oauthEnv();
   chat = w.addConversation([w.dana, w.sam]);
-  for (const body of [...FORMULAS, ...PLAIN.filter(Boolean)]) w.addMessage(chat, w.sam, body);
+  for (const body of [...FORMULAS, ...PLAIN.filter(Boolean), CONTROLS]) w.addMessage(chat, w.sam, body);
 });
 
 async function readyExport(format: 'csv' | 'json') {
@@ -77,6 +81,20 @@ describe('CSV exports are formula-safe', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const bodies = (JSON.parse(r.stdout) as { messages: { body: string }[] }).messages.map((m) => m.body);
     for (const f of FORMULAS) expect(bodies).toContain(f);
+  });
+});
+
+describe('exports download to a terminal', () => {
+  it('shows a patient\'s control characters as escapes (a real pseudo-terminal), CSV and JSON alike', async () => {
+    for (const format of ['csv', 'json'] as const) {
+      const ready = await readyExport(format);
+      const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+      const command = [process.execPath, binPath(), 'exports', 'download', ready.id].map(quote).join(' ');
+      const r = await execa('script', ['-qec', command, '/dev/null'], { env: env as NodeJS.ProcessEnv, extendEnv: false, reject: false });
+      expect(r.exitCode, String(r.stdout)).toBe(0);
+      expect(String(r.stdout)).not.toMatch(FORBIDDEN);
+      if (format === 'csv') expect(String(r.stdout)).toContain('hi\\x1b]0;TITLE');
+    }
   });
 });
 
