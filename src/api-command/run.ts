@@ -60,7 +60,7 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
       throw new CliError(`GET /${path} did not answer with a list (no "data" array), so there are no pages to follow; drop --paginate.`);
     }
     if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
-    for (const record of page.data) await ctx.out.json(record);
+    for (const record of page.data) await ctx.out.write(forPerson(ctx, stringifyWellFormed(record) + '\n'));
     const next = page.pagination?.next_cursor;
     if (typeof next !== 'string' || next === '' || page.pagination?.has_more === false) return;
     if (next === cursor) throw new CliError('The service returned the same cursor twice; stopping rather than looping.');
@@ -106,10 +106,13 @@ async function writeBody(ctx: Context, data: unknown): Promise<void> {
     await ctx.out.write(forPerson(ctx, data.endsWith('\n') ? data : data + '\n'));
     return;
   }
-  await ctx.out.write(stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined) + '\n');
+  await ctx.out.write(forPerson(ctx, stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined) + '\n'));
 }
 
-/** At a terminal, text the service sent shows its control characters as escapes; a pipe gets it exact. */
+/**
+ * At a terminal (no --json, stdout a TTY), text the service sent shows its control, bidi and
+ * zero-width characters as escapes (JSON leaves C1 and bidi controls raw); a pipe gets it exact.
+ */
 function forPerson(ctx: Context, text: string): string {
   return ctx.out.mode === 'table' ? terminalSafe(text, { keepLines: true }) : text;
 }
