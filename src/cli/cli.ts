@@ -99,6 +99,22 @@ function* allCommands(cmd: Command): Generator<Command> {
   }
 }
 
+/**
+ * After Ctrl-C or SIGTERM a command gets a few seconds to finish cleanly
+ * (journals written, listeners deregistered); whatever is still running then
+ * (a read that ignores the signal, a stuck helper) does not keep the process
+ * alive: cron's `timeout` and a person's Ctrl-C must end every command.
+ */
+const SIGNAL_GRACE_MS = 5000;
+function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
+  setTimeout(() => {
+    // process.exit would wait for a worker thread stuck in a blocking call (opening a FIFO);
+    // the signal's default action ends the process at once, with the usual 128+n status.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, SIGNAL_GRACE_MS).unref();
+}
+
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const controller = new AbortController();
@@ -107,10 +123,12 @@ export async function main(): Promise<void> {
     interrupts++;
     if (interrupts > 1) process.exit(ExitCode.Interrupted);
     controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
+    exitSoon('SIGINT');
   });
-  process.on('SIGTERM', () =>
-    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' })),
-  );
+  process.on('SIGTERM', () => {
+    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' }));
+    exitSoon('SIGTERM');
+  });
   // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);

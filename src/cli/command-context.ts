@@ -7,6 +7,7 @@ import { Output } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
+import { terminalSafe } from './output/terminal-text.js';
 import type { ResolvedCredential } from './auth/credentials.js';
 import { looksLikeUuid } from './util/ids.js';
 import type { Context, Env, GlobalOptions, Io, Services } from './context.js';
@@ -38,7 +39,7 @@ export class CommandContext implements Context {
   }
 
   verbose(line: string): void {
-    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${line}\n`);
+    if (this.opts.verbose) this.io.stderr.write(`[verbose] ${terminalSafe(line, { keepLines: true })}\n`);
   }
 
   config(): Promise<ConfigStore> {

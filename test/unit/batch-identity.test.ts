@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
-import { batchId, canonicalJson, hashingTap, rowKey } from '../../src/cli/batch/identity.js';
+import { batchId, batchIdWithoutTarget, canonicalJson, hashingTap, rowKey } from '../../src/cli/batch/identity.js';
 
 const sha = 'a'.repeat(64);
 const params = { template: 'Hi {first_name}', channel: 'sms', from: undefined, region: undefined, toColumn: undefined };
+const target = { baseUrl: 'https://api.example.com/v1/', organizationId: '7f1c0a52-4a5e-4f43-9d7f-0a1b2c3d4e5f' };
 const request = { to: { phone: '+15555550123' }, body: 'Hi Ada', channel: 'sms' as const };
 
 describe('batch identity', () => {
   it('is a stable UUID for the same file and flags (golden value: changing it re-sends old batches)', () => {
-    expect(batchId(sha, params)).toBe(batchId(sha, { ...params }));
-    expect(batchId(sha, params)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(batchId(sha, params)).toBe('8aceff6d-afb2-53e6-acdf-ae19095831cc');
+    expect(batchId(sha, params, target)).toBe(batchId(sha, { ...params }, target));
+    expect(batchId(sha, params, target)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(batchId(sha, params, target)).toBe('c3d379f3-6213-599f-8127-bb8c81a21eca');
   });
 
   it.each([
@@ -23,21 +24,32 @@ describe('batch identity', () => {
     ['--to-column', { toColumn: 'Phone' }],
   ])('changes with %s', (_what, change) => {
     const { sha: otherSha, ...rest } = change as { sha?: string } & Partial<typeof params>;
-    expect(batchId(otherSha ?? sha, { ...params, ...rest })).not.toBe(batchId(sha, params));
+    expect(batchId(otherSha ?? sha, { ...params, ...rest }, target)).not.toBe(batchId(sha, params, target));
+  });
+
+  it.each([
+    ['the base URL', { ...target, baseUrl: 'http://127.0.0.1:4010/v1/' }],
+    ['the organization', { ...target, organizationId: '00000000-0000-4000-8000-000000000001' }],
+  ])('changes with the target: %s', (_what, other) => {
+    expect(batchId(sha, params, other)).not.toBe(batchId(sha, params, target));
+  });
+
+  it('keeps the id earlier versions gave the same file and flags, to find their journals', () => {
+    expect(batchIdWithoutTarget(sha, params)).toBe('8aceff6d-afb2-53e6-acdf-ae19095831cc');
   });
 
   it('does not confuse a missing flag with an empty one', () => {
-    expect(batchId(sha, { ...params, from: '' })).not.toBe(batchId(sha, params));
+    expect(batchId(sha, { ...params, from: '' }, target)).not.toBe(batchId(sha, params, target));
   });
 });
 
 describe('row keys', () => {
-  const batch = batchId(sha, params);
+  const batch = batchId(sha, params, target);
 
   it('are stable per row and request, whatever the key order of the body', () => {
     const reordered = { channel: 'sms' as const, body: 'Hi Ada', to: { phone: '+15555550123' } };
     expect(rowKey(batch, 2, request)).toBe(rowKey(batch, 2, reordered));
-    expect(rowKey(batch, 2, request)).toBe('f745dae5-d5b7-55f9-a2c8-5a2e4ccedd60');
+    expect(rowKey(batch, 2, request)).toBe('887f67fb-3f03-5e7b-a43b-4867e4c98260');
   });
 
   it('differ by row number, by request, and by batch', () => {
@@ -45,7 +57,7 @@ describe('row keys', () => {
     expect(rowKey(batch, 3, request)).not.toBe(key);
     expect(rowKey(batch, 2, { ...request, body: 'Hi Ada!' })).not.toBe(key);
     expect(rowKey(batch, 2, { ...request, from: '+15555550110' })).not.toBe(key);
-    expect(rowKey(batchId('c'.repeat(64), params), 2, request)).not.toBe(key);
+    expect(rowKey(batchId('c'.repeat(64), params, target), 2, request)).not.toBe(key);
   });
 
   it('ignore undefined members, as JSON.stringify does on the wire', () => {

@@ -7,31 +7,35 @@ import { chunksOf, checkRow } from '../../src/cli/imports/chunks.js';
 import { mergeByRow, serviceOutcome, ImportTally, type RowOutcome } from '../../src/cli/imports/outcomes.js';
 import type { CsvRow } from '../../src/cli/csv/read.js';
 
+const TARGET = { baseUrl: 'https://api.example.com/v1/', organizationId: '7f1c0a52-4a5e-4f43-9d7f-0a1b2c3d4e5f' };
+
 const mapping = { columns: { first_name: 'First', last_name: 'Last', phone: 'Phone', mrn: 'MRN' } };
 const csvRow = (row: number, record: Record<string, string>, problem?: string): CsvRow => ({
   rowNumber: row - 1, row, line: row, record, ...(problem ? { problem } : {}),
 });
 
 describe('chunk keys', () => {
-  const ns = uploadNamespace({ sha256: 'a'.repeat(64) });
+  const ns = uploadNamespace({ sha256: 'a'.repeat(64) }, TARGET);
 
   it('are the same for the same file, rows and body, so a re-run replays', () => {
     const rows = [{ row: 2, first_name: 'Ada' }];
-    expect(chunkKey(ns, 2, 5001, rows)).toBe(chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }), 2, 5001, [{ row: 2, first_name: 'Ada' }]));
+    expect(chunkKey(ns, 2, 5001, rows)).toBe(chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }, TARGET), 2, 5001, [{ row: 2, first_name: 'Ada' }]));
     expect(chunkKey(ns, 2, 5001, rows)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
-  it('change with the file, the row range, the body, or the caller\'s key', () => {
+  it('change with the file, the row range, the body, the caller\'s key, the base URL or the organization', () => {
     const x = [{ row: 2, first_name: 'X' }];
     const base = chunkKey(ns, 2, 5001, x);
     const others = [
-      chunkKey(uploadNamespace({ sha256: 'b'.repeat(64) }), 2, 5001, x),
+      chunkKey(uploadNamespace({ sha256: 'b'.repeat(64) }, TARGET), 2, 5001, x),
       chunkKey(ns, 5002, 10001, x),
       chunkKey(ns, 2, 5001, [{ row: 2, first_name: 'Y' }]),
       chunkKey(ns, 2, 5001, [...x, { row: 3, first_name: 'Z' }]),
-      chunkKey(uploadNamespace({ callerKey: '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b' }), 2, 5001, x),
+      chunkKey(uploadNamespace({ callerKey: '6f1d8c2e-3b5a-4e7f-9a0b-1c2d3e4f5a6b' }, TARGET), 2, 5001, x),
+      chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }, { ...TARGET, baseUrl: 'http://127.0.0.1:4010/v1/' }), 2, 5001, x),
+      chunkKey(uploadNamespace({ sha256: 'a'.repeat(64) }, { ...TARGET, organizationId: '00000000-0000-4000-8000-000000000001' }), 2, 5001, x),
     ];
-    expect(new Set([base, ...others]).size).toBe(6);
+    expect(new Set([base, ...others]).size).toBe(8);
   });
 
   it('hashedFile hashes exactly what was read', async () => {

@@ -9,6 +9,7 @@ import type { ApiResponse, Query } from '../api/client.js';
 import { CliError, UsageError } from '../errors.js';
 import { buildBody, buildQuery, resolveFields, type FieldArg } from './fields.js';
 import { parseHeaders, splitPath } from './request-parts.js';
+import { stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
 
 export interface ApiFlags {
   field?: FieldArg[];
@@ -45,7 +46,7 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   const client = await ctx.client();
   if (!flags.paginate) {
     const response = await client.request<unknown>(method, path, { query, body, headers, idempotencyKey, signal: ctx.signal });
-    if (flags.include) await ctx.out.write(head(response));
+    if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
     await writeBody(ctx, response.data);
     return;
   }
@@ -58,8 +59,8 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
     if (!page || typeof page !== 'object' || !Array.isArray(page.data)) {
       throw new CliError(`GET /${path} did not answer with a list (no "data" array), so there are no pages to follow; drop --paginate.`);
     }
-    if (flags.include) await ctx.out.write(head(response));
-    for (const record of page.data) await ctx.out.json(record);
+    if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
+    for (const record of page.data) await ctx.out.write(forPerson(ctx, stringifyWellFormed(record) + '\n'));
     const next = page.pagination?.next_cursor;
     if (typeof next !== 'string' || next === '' || page.pagination?.has_more === false) return;
     if (next === cursor) throw new CliError('The service returned the same cursor twice; stopping rather than looping.');
@@ -102,8 +103,16 @@ function head(response: ApiResponse<unknown>): string {
 async function writeBody(ctx: Context, data: unknown): Promise<void> {
   if (data === null || data === undefined) return;
   if (typeof data === 'string') {
-    await ctx.out.write(data.endsWith('\n') ? data : data + '\n');
+    await ctx.out.write(forPerson(ctx, data.endsWith('\n') ? data : data + '\n'));
     return;
   }
-  await ctx.out.write(JSON.stringify(data, null, ctx.out.mode === 'table' ? 2 : undefined) + '\n');
+  await ctx.out.write(forPerson(ctx, stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined) + '\n'));
+}
+
+/**
+ * At a terminal (no --json, stdout a TTY), text the service sent shows its control, bidi and
+ * zero-width characters as escapes (JSON leaves C1 and bidi controls raw); a pipe gets it exact.
+ */
+function forPerson(ctx: Context, text: string): string {
+  return ctx.out.mode === 'table' ? terminalSafe(text, { keepLines: true }) : text;
 }

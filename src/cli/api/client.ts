@@ -18,6 +18,7 @@ import { paginate, type PaginateOptions } from './paginate.js';
 import type { Paged } from './pages.js';
 import type { Query } from './query.js';
 import { sleep } from '../util/sleep.js';
+import { resolveApiUrl } from './resolve-path.js';
 
 export type { Query, QueryValue } from './query.js';
 
@@ -91,7 +92,8 @@ export class ApiClient {
   }
 
   url(path: string, query?: Query): URL {
-    const url = new URL(path.replace(/^\/+/, ''), this.opts.baseUrl);
+    // The credential goes with every request: the path can never leave the base URL (resolve-path.ts).
+    const url = resolveApiUrl(this.opts.baseUrl, path);
     for (const [key, value] of Object.entries(query ?? {})) {
       for (const v of Array.isArray(value) ? value : [value]) {
         if (v !== undefined && v !== null) url.searchParams.append(key, String(v));

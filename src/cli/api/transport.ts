@@ -4,27 +4,67 @@
  * certificates need nothing here: Node reads NODE_EXTRA_CA_CERTS at start-up
  * and undici's TLS connections use that store.
  */
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Loopback never goes through a proxy: a plain-http sandbox request must not leave the machine. */
-const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,::1';
+const POOL = { keepAliveTimeout: 10_000, connections: 32 } as const;
 
 export function createDispatcher(env: Env): Dispatcher {
   const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
-  const noProxy = pick('NO_PROXY');
-  return new EnvHttpProxyAgent({
+  const proxied = new EnvHttpProxyAgent({
     // Empty strings, not undefined: undici would otherwise fall back to process.env.
     httpProxy: pick('HTTP_PROXY') ?? '',
     httpsProxy: pick('HTTPS_PROXY') ?? pick('HTTP_PROXY') ?? '',
-    noProxy: noProxy ? `${noProxy},${LOOPBACK_NO_PROXY}` : LOOPBACK_NO_PROXY,
-    keepAliveTimeout: 10_000,
-    connections: 32,
+    noProxy: pick('NO_PROXY') ?? '',
+    ...POOL,
   });
+  return new LoopbackDirect(new Agent(POOL), proxied);
 }
 
+/**
+ * Loopback never goes through a proxy. Plain http:// is allowed to loopback
+ * (checkBaseUrl), so a proxy would see the credential in clear text. NO_PROXY
+ * cannot say "all of 127.0.0.0/8", so the choice is made here, per request,
+ * by the very function the plain-http rule uses.
+ */
+class LoopbackDirect extends Dispatcher {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly proxied: Dispatcher,
+  ) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = options.origin === undefined ? null : new URL(String(options.origin));
+    const target = origin && isLoopbackHost(origin.hostname) ? this.direct : this.proxied;
+    return target.dispatch(options, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
+    const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
+    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
+    const done = Promise.all([this.direct.destroy(err), this.proxied.destroy(err)]).then(() => undefined);
+    if (!cb) return done;
+    void done.then(cb, cb);
+  }
+}
+
+/** Loopback as both the plain-http rule and the proxy bypass see it: localhost, 127.0.0.0/8, ::1. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);

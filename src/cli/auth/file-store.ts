@@ -9,6 +9,7 @@ import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { insecureCredentialsFile } from '../config/paths.js';
+import { withFileLock } from '../config/file-lock.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 
 const FILE_MODE = 0o600;
@@ -47,19 +48,29 @@ export class FileSecretStore implements SecretStore {
     return (await this.load()).get(profile) ?? null;
   }
 
+  // set and delete read, change and rewrite the whole file: under a lock, so parallel
+  // msgctl processes (cron jobs on other profiles) never lose each other's secrets.
   async set(profile: string, secret: string): Promise<void> {
-    const secrets = await this.load();
-    secrets.set(profile, secret);
-    await this.save(secrets);
+    await withFileLock(this.lockPath, async () => {
+      const secrets = await this.load();
+      secrets.set(profile, secret);
+      await this.save(secrets);
+    });
   }
 
   async delete(profile: string): Promise<boolean> {
-    const secrets = await this.load();
-    if (!secrets.delete(profile)) return false;
-    // Logging out of the last profile should leave no credentials file behind.
-    if (secrets.size === 0) await unlink(this.path);
-    else await this.save(secrets);
-    return true;
+    return withFileLock(this.lockPath, async () => {
+      const secrets = await this.load();
+      if (!secrets.delete(profile)) return false;
+      // Logging out of the last profile should leave no credentials file behind.
+      if (secrets.size === 0) await unlink(this.path);
+      else await this.save(secrets);
+      return true;
+    });
+  }
+
+  private get lockPath(): string {
+    return `${this.path}.lock`;
   }
 
   /** A Map, not a plain object, so a profile named "__proto__" is just a name. */

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { Profile } from '../../contract/api.js';
 import { SCOPES } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import type { StoredOAuthTokens } from './credentials.js';
 import type { StorageKind } from './secret-store.js';
 import { createPkcePair, createState } from '../../contract/pkce.js';
@@ -100,9 +101,9 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
     await ctx.out.json(profile ?? { scopes: credential.scope?.split(' ') ?? [] });
   } else if (profile) {
     const role = profile.user.role === 'admin' ? 'org admin' : profile.user.role;
-    await ctx.out.write(`Logged in as ${profile.user.name} (${role}) — ${profile.organization.name}\n`);
+    await ctx.out.write(terminalSafe(`Logged in as ${profile.user.name} (${role}) — ${profile.organization.name}`) + '\n');
   } else {
-    await ctx.out.write(`Logged in (scopes: ${credential.scope}); without messages.read, \`msgctl me\` cannot show who you are.\n`);
+    await ctx.out.write(terminalSafe(`Logged in (scopes: ${credential.scope}); without messages.read, \`msgctl me\` cannot show who you are.`) + '\n');
   }
 }
 

@@ -41,8 +41,27 @@ export function oauthCredentialProvider(ctx: Context, resolved: ResolvedCredenti
     return inflight;
   };
 
+  /**
+   * Single flight across processes: with the profile's refresh lock held,
+   * re-read the stored tokens (another msgctl may have rotated them while we
+   * waited), refresh only if still needed, store, release. Two processes
+   * refreshing with one refresh token would be taken for token theft and the
+   * whole session revoked.
+   */
   async function refresh(): Promise<void> {
     const profileName = await ctx.profileName();
+    if (!storage) return refreshUnlocked(profileName);
+    const [{ withFileLock }, { configDir }, { createHash }, { join }] = await Promise.all([
+      import('../config/file-lock.js'),
+      import('../config/paths.js'),
+      import('node:crypto'),
+      import('node:path'),
+    ]);
+    const name = createHash('sha256').update(profileName).digest('hex').slice(0, 16);
+    await withFileLock(join(configDir(ctx.env), 'locks', `oauth-refresh-${name}.lock`), () => refreshUnlocked(profileName));
+  }
+
+  async function refreshUnlocked(profileName: string): Promise<void> {
     const adopted = await newerStoredTokens(profileName);
     if (adopted) {
       current = adopted;

@@ -5,6 +5,7 @@
  */
 import type { Context } from '../context.js';
 import type { SendMessageRequest } from '../../contract/api.js';
+import { stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
 import { rowKey } from './identity.js';
 import type { DoneRows } from './journal.js';
 import type { BatchSettings } from './settings.js';
@@ -34,8 +35,8 @@ function render(ctx: Context, row: number, request: SendMessageRequest, key: str
   if (ctx.out.mode === 'json') {
     const line: Record<string, unknown> = { row, to, body: request.body, channel, from, idempotency_key: key };
     if (already) line.already_done = true;
-    return JSON.stringify(line) + '\n';
+    return stringifyWellFormed(line) + '\n';
   }
   const note = already ? ' [already done, not sent again]' : '';
-  return `row ${row} → ${to} (${channel}, from ${from ?? 'the default number'})${note}: ${JSON.stringify(request.body)}\n`;
+  return terminalSafe(`row ${row} → ${to} (${channel}, from ${from ?? 'the default number'})${note}: ${JSON.stringify(request.body)}`) + '\n';
 }

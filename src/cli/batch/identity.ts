@@ -2,11 +2,13 @@
  * Who a batch is and what each row's Idempotency-Key is (docs/scripting.md,
  * "What makes a batch").
  *
- * The batch id is a UUIDv5 of the CSV's bytes and the flags that shape the
+ * The batch id is a UUIDv5 of where the batch goes (the API base URL and the
+ * organization id, target.ts), the CSV's bytes and the flags that shape the
  * messages (template, --channel, --from, --region, --to-column), as typed. The
- * same command on the same file is the same batch, so a re-run finds its
- * journal and sends the same keys; tomorrow's file is a new batch even when
- * some rows repeat today's.
+ * same command on the same file to the same service and organization is the
+ * same batch, so a re-run finds its journal and sends the same keys;
+ * tomorrow's file is a new batch even when some rows repeat today's, and so
+ * is today's file sent to the sandbox first and to the real service next.
  *
  * A row's key is a UUIDv5, in the batch's namespace, of its spreadsheet row
  * number and a SHA-256 of the exact request body. The row number keeps two
@@ -17,6 +19,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
+import type { BatchTarget } from './target.js';
 
 /** Changing this would give every batch a new identity, so re-runs of old batches would send again. */
 const BATCH_NAMESPACE = '0b9e6f3c-58d1-4a7e-9c2b-7d4e1f0a6c35';
@@ -29,7 +32,26 @@ export interface BatchParams {
   toColumn?: string;
 }
 
-export function batchId(csvSha256: string, params: BatchParams): string {
+export function batchId(csvSha256: string, params: BatchParams, target: BatchTarget): string {
+  const name = JSON.stringify([
+    'send-csv/2',
+    target.baseUrl,
+    target.organizationId,
+    csvSha256,
+    params.template,
+    params.channel ?? null,
+    params.from ?? null,
+    params.region ?? null,
+    params.toColumn ?? null,
+  ]);
+  return uuidv5(name, BATCH_NAMESPACE);
+}
+
+/**
+ * The id msgctl gave the same batch before the target was part of it. Only
+ * to find a journal such a version left: it cannot say where it sent.
+ */
+export function batchIdWithoutTarget(csvSha256: string, params: BatchParams): string {
   const name = JSON.stringify([
     'send-csv/1',
     csvSha256,

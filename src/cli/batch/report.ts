@@ -7,6 +7,7 @@ import type { Output } from '../output/output.js';
 import type { FinalOutcome } from './journal.js';
 import type { RowOutcome } from './outcome.js';
 import { cell } from '../output/output.js';
+import { stringifyWellFormed } from '../output/terminal-text.js';
 
 export interface RowLine {
   row: number;
@@ -31,7 +32,7 @@ export function lineFor(row: number, result: RowOutcome): RowLine {
 }
 
 export function formatLine(out: Output, line: RowLine): string | null {
-  if (out.mode === 'json') return JSON.stringify(line) + '\n';
+  if (out.mode === 'json') return stringifyWellFormed(line) + '\n';
   if (out.mode === 'plain') {
     const what = line.message_id ?? line.code ?? '';
     return [line.row, line.outcome + (line.already_done ? ' (earlier run)' : ''), what, cell(line.detail)].join('\t') + '\n';

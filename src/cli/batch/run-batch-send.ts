@@ -13,12 +13,14 @@
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import type { SendFlags } from '../send/flags.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { stateDir } from '../config/paths.js';
 import { createProgress } from '../imports/progress.js';
-import { batchId } from './identity.js';
+import { batchId, batchIdWithoutTarget } from './identity.js';
+import { fetchBatchTarget } from './target.js';
 import { DoneRows, JournalWriter, lockJournal, readJournal } from './journal.js';
 import { resolveSettings } from './settings.js';
 import { fileFingerprint, validatePass } from './validate-pass.js';
@@ -32,13 +34,15 @@ export const BATCH_RETRIES = 8;
 export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<number> {
   // The client (credential, HTTP stack) loads while the flags and the file are checked.
   if (!flags.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
-  const clientReady = flags.dryRun ? null : ctx.client();
-  clientReady?.catch(() => {}); // reported when awaited, after any problem with the flags or the file
+  // The target (base URL + organization) is part of the batch's identity, so a dry run asks for it too.
+  const clientReady = ctx.client();
+  const targetReady = clientReady.then((client) => fetchBatchTarget(client, ctx.signal));
+  targetReady.catch(() => {}); // reported when awaited, after any problem with the flags or the file
   const settings = await resolveSettings(ctx, flags);
   const validated = await validatePass(settings, (row, problems) => {
-    ctx.io.stderr.write(`row ${row}: invalid: ${problems.join('; ')}\n`);
+    ctx.io.stderr.write(`row ${row}: invalid: ${terminalSafe(problems.join('; '))}\n`);
   });
-  const batch = batchId(validated.sha256, settings.identity);
+  const batch = batchId(validated.sha256, settings.identity, await targetReady);
   const rows = validated.valid + validated.invalid;
   if (rows === 0) {
     ctx.out.info(`${settings.csv} has no data rows; nothing to send.`);
@@ -50,6 +54,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     ]);
   }
   const journalPath = settings.journal ?? join(stateDir(ctx.env), 'journals', `${batch}.jsonl`);
+  if (!settings.journal) await refuseUntargetedJournal(ctx, validated.sha256, settings);
 
   if (settings.dryRun) {
     const state = await readJournal(journalPath);
@@ -62,7 +67,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     return validated.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
   }
 
-  const client = await clientReady!;
+  const client = await clientReady;
   const tally = new BatchTally();
   const unlock = await lockJournal(journalPath);
   let result;
@@ -111,4 +116,18 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     return (ctx.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
   }
   return tally.allSent ? ExitCode.Ok : ExitCode.Partial;
+}
+
+/**
+ * A journal an earlier msgctl left for this file and these flags, from before
+ * the target was part of a batch's identity: it does not say where it sent,
+ * so sending now could repeat messages. The operator decides.
+ */
+async function refuseUntargetedJournal(ctx: Context, sha256: string, settings: Awaited<ReturnType<typeof resolveSettings>>): Promise<void> {
+  const old = join(stateDir(ctx.env), 'journals', `${batchIdWithoutTarget(sha256, settings.identity)}.jsonl`);
+  const { access } = await import('node:fs/promises');
+  if (!(await access(old).then(() => true, () => false))) return;
+  throw new UsageError(`An earlier msgctl version journalled this batch in ${old}, without recording which service and organization it sent to; nothing was sent.`, [
+    'Finish that batch with the version that started it, or move the journal aside to send this file as a new batch.',
+  ]);
 }

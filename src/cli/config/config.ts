@@ -6,6 +6,7 @@
 import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { configFile } from './paths.js';
+import { withFileLock } from './file-lock.js';
 import { CliError } from '../errors.js';
 
 export type CredentialKind = 'api_key' | 'oauth';
@@ -57,23 +58,35 @@ export class ConfigStore {
 
   /** Merges fields into a profile (creating it); `undefined` values delete keys. */
   async updateProfile(name: string, patch: Partial<ProfileConfig>): Promise<ProfileConfig> {
-    // Re-read first: another msgctl (a sandbox writing its profile, a login) may have saved
-    // since this one started, and its change must not be overwritten by a stale copy.
-    this.data = await readConfig(this.path);
-    const next: ProfileConfig = { ...this.data.profiles[name] };
-    for (const [k, v] of Object.entries(patch) as [keyof ProfileConfig, unknown][]) {
-      if (v === undefined) delete next[k];
-      else (next as Record<string, unknown>)[k] = v;
-    }
-    this.data.profiles[name] = next;
-    await this.save();
-    return next;
+    return this.modify((data) => {
+      const next: ProfileConfig = { ...data.profiles[name] };
+      for (const [k, v] of Object.entries(patch) as [keyof ProfileConfig, unknown][]) {
+        if (v === undefined) delete next[k];
+        else (next as Record<string, unknown>)[k] = v;
+      }
+      data.profiles[name] = next;
+      return next;
+    });
   }
 
   async setDefaultProfile(name: string): Promise<void> {
-    this.data = await readConfig(this.path);
-    this.data.default_profile = name;
-    await this.save();
+    await this.modify((data) => {
+      data.default_profile = name;
+    });
+  }
+
+  /**
+   * Read, change, write, under the config lock: another msgctl (a parallel cron
+   * job, a sandbox writing its profile, a login) may be saving at the same time,
+   * and its change must neither be overwritten by a stale copy nor overwrite ours.
+   */
+  private async modify<T>(change: (data: ConfigData) => T): Promise<T> {
+    return withFileLock(`${this.path}.lock`, async () => {
+      this.data = await readConfig(this.path);
+      const result = change(this.data);
+      await this.save();
+      return result;
+    });
   }
 
   private async save(): Promise<void> {

@@ -12,6 +12,7 @@
  * on a terminal); everything else is a note on stderr.
  */
 import type { Context } from '../context.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
@@ -42,7 +43,7 @@ export async function listen(ctx: Context, flags: ListenFlags): Promise<void> {
     port: flags.port,
     forwardTo,
     onEvent: (event) => (pretty ? ctx.out.write(readableLine(event) + '\n') : ctx.out.json(event)),
-    onNote: (line) => ctx.io.stderr.write(`${line}\n`),
+    onNote: (line) => ctx.io.stderr.write(`${terminalSafe(line, { keepLines: true })}\n`),
   }).catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`Cannot listen on 127.0.0.1:${flags.port}: ${err.code ?? err.message}.`, ['Pick another --port, or 0 for any free one.']);
   });
@@ -126,5 +127,5 @@ export function readableLine(event: ReceivedEvent): string {
   const fields = Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(' ');
   const when = typeof event.occurred_at === 'string' ? event.occurred_at : '';
   const attempt = event.delivery_attempt && event.delivery_attempt > 1 ? ` (attempt ${event.delivery_attempt})` : '';
-  return `${when}  ${event.type}  ${event.id}  ${fields}${attempt}`;
+  return terminalSafe(`${when}  ${event.type}  ${event.id}  ${fields}${attempt}`);
 }

@@ -12,6 +12,7 @@
  */
 import type { Context } from '../context.js';
 import { LIMITS, type PatientImport } from '../../contract/api.js';
+import { terminalSafe } from '../output/terminal-text.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
@@ -65,8 +66,13 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
 
   const scanned = await scanFile(ctx, plan);
   if (scanned.dataRows === 0) throw new UsageError(`${file}: the file has a header but no rows to import`);
-  const namespace = uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 });
   const client = await ctx.client();
+  // The keys depend on where the rows go (base URL + organization): asked once, when the first chunk is sent.
+  let namespaceReady: Promise<string> | undefined;
+  const namespace = () =>
+    (namespaceReady ??= import('../batch/target.js')
+      .then(({ fetchBatchTarget }) => fetchBatchTarget(client, ctx.signal))
+      .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
     if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
     else await ctx.out.list(upload(ctx, client, plan, namespace, tally), importColumns);
@@ -123,7 +129,7 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
 async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
-  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(text));
+  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
   async function* outcomes(): AsyncGenerator<RowOutcome> {
     for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
       count(tally, chunk);
@@ -185,7 +191,7 @@ async function* sentChunks(
   ctx: Context,
   client: ApiClient,
   plan: Plan,
-  namespace: string,
+  namespace: () => Promise<string>,
   tally: ImportTally,
   writeStderr: (text: string) => void,
 ): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
@@ -199,7 +205,7 @@ async function* sentChunks(
         yield { chunk, created: null, mapping };
         continue;
       }
-      const key = chunkKey(namespace, chunk.firstRow, chunk.lastRow, chunk.valid);
+      const key = chunkKey(await namespace(), chunk.firstRow, chunk.lastRow, chunk.valid);
       const response = await client.request<PatientImport>('POST', '/patient-imports', {
         body: { rows: chunk.valid },
         idempotencyKey: key,
@@ -218,8 +224,8 @@ async function* sentChunks(
 }
 
 /** Without --wait: the import objects, as the service answered them. */
-async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: string, tally: ImportTally): AsyncGenerator<PatientImport> {
-  const stderr = (text: string) => void ctx.io.stderr.write(text);
+async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: () => Promise<string>, tally: ImportTally): AsyncGenerator<PatientImport> {
+  const stderr = (text: string) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true }));
   for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
 }
 
@@ -228,7 +234,7 @@ async function uploadAndFollow(
   ctx: Context,
   client: ApiClient,
   plan: Plan,
-  namespace: string,
+  namespace: () => Promise<string>,
   tally: ImportTally,
   dataRows: number,
 ): Promise<void> {

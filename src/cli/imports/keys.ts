@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { v5 as uuidv5 } from 'uuid';
+import type { BatchTarget } from '../batch/target.js';
 
 /** Namespace of msgctl import keys; changing it would make every re-run import again. */
 const IMPORT_KEY_NAMESPACE = 'bdf1db71-a2ee-4c98-b8f8-0255005a028d';
@@ -47,9 +48,16 @@ export function hashedFile(path: string): { stream: Readable; sha256: () => stri
   };
 }
 
-/** The namespace every chunk key of one upload derives from. */
-export function uploadNamespace(identity: { sha256: string } | { callerKey: string }): string {
-  return 'callerKey' in identity ? identity.callerKey : uuidv5(`file:${identity.sha256}`, IMPORT_KEY_NAMESPACE);
+/**
+ * The namespace every chunk key of one upload derives from: the file (or the
+ * caller's --idempotency-key) and where it goes, the API base URL and the
+ * organization (src/batch/target.ts), so the same file imported into the
+ * sandbox and then into the real service, or into two organizations, never
+ * shares keys.
+ */
+export function uploadNamespace(identity: { sha256: string } | { callerKey: string }, target: BatchTarget): string {
+  const what = 'callerKey' in identity ? ['caller', identity.callerKey] : ['file', identity.sha256];
+  return uuidv5(JSON.stringify(['imports/2', ...what, target.baseUrl, target.organizationId]), IMPORT_KEY_NAMESPACE);
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ImportRowOutcome, PatientImport } from '../../contract/api.js';
 import type { Column, Style } from '../output/output.js';
 import type { PatientInput } from '../csv/patient-rows.js';
+import { terminalSafe } from '../output/terminal-text.js';
 
 /** A field error of a row; `column` is the CSV header as written (null for the row as a whole). */
 export interface RowError {
@@ -124,7 +125,7 @@ export async function formatInvalidRows(rows: readonly RowOutcome[], tty: boolea
     style: { head: [], border: [], compact: true },
   });
   for (const o of rows) {
-    for (const e of o.errors) table.push([String(o.row), e.column ?? '(row)', style.red(e.message)]);
+    for (const e of o.errors) table.push([String(o.row), terminalSafe(e.column ?? '(row)'), style.red(terminalSafe(e.message))]);
   }
   return table.toString() + '\n';
 }

@@ -6,6 +6,7 @@
  * no bar, only the lines callers log.
  */
 import type { OutStream } from '../output/output.js';
+import { terminalSafe } from '../output/terminal-text.js';
 
 export interface Progress {
   /** Total rows to expect; an estimate until the whole file has been read. */
@@ -58,7 +59,7 @@ export async function createProgress(
     },
     log(text) {
       halt();
-      stderr.write(text);
+      stderr.write(terminalSafe(text, { keepLines: true }));
       start();
     },
     async pause(write) {
@@ -79,7 +80,7 @@ function lineProgress(stderr: OutStream): Progress {
   return {
     setTotal() {},
     update() {},
-    log: (text) => void stderr.write(text),
+    log: (text) => void stderr.write(terminalSafe(text, { keepLines: true })),
     pause: (write) => write(),
     stop() {},
   };

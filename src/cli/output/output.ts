@@ -7,7 +7,9 @@
  * streaming a million records keeps memory flat.
  */
 import type { Writable } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
 import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
+import { stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
 
 export type OutputMode = 'json' | 'table' | 'plain';
 
@@ -58,7 +60,7 @@ export class Output {
   }
 
   async json(value: unknown): Promise<void> {
-    await this.write(JSON.stringify(value) + '\n');
+    await this.write(stringifyWellFormed(value) + '\n');
   }
 
   /** A single resource: one JSON line, a two-column table, or `field<TAB>value` lines. */
@@ -92,7 +94,7 @@ export class Output {
     if (jsonLines) {
       // Records exactly as the service sent them, never parsed (json-page.ts).
       for await (const chunk of jsonLines()) {
-        await this.write(chunk.lines);
+        await this.write(wellFormedJsonBytes(chunk.lines));
         count += chunk.count;
       }
     } else if (isPaged<T>(rows)) {
@@ -127,7 +129,7 @@ export class Output {
 
   /** One record as a JSON line or a TSV row. */
   private line<T>(row: T, columns: Column<T>[]): string {
-    if (this.mode === 'json') return JSON.stringify(row) + '\n';
+    if (this.mode === 'json') return stringifyWellFormed(row) + '\n';
     return columns.map((c) => cell(c.value(row))).join('\t') + '\n';
   }
 
@@ -156,12 +158,13 @@ export class Output {
 
   /** Informational line on stderr (suppressed by --quiet). */
   info(message: string): void {
-    if (!this.opts.quiet) this.stderr.write(message + '\n');
+    // Messages often quote data (a name, a file's text): no control sequence from it reaches the terminal.
+    if (!this.opts.quiet) this.stderr.write(terminalSafe(message, { keepLines: true }) + '\n');
   }
 
   /** Warnings always reach stderr. */
   warn(message: string): void {
-    this.stderr.write(`warning: ${message}\n`);
+    this.stderr.write(`warning: ${terminalSafe(message, { keepLines: true })}\n`);
   }
 
   async style(): Promise<Style> {
@@ -183,9 +186,24 @@ export interface Style {
 const identity = (s: string) => s;
 export const plainStyle: Style = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
 
-/** A value as one table/TSV cell: no tabs or newlines, empty for null. */
+/**
+ * A value as one table/TSV cell: no tabs or newlines (each run becomes a
+ * space), no control or invisible formatting characters (visible escapes,
+ * terminal-text.ts), empty for null.
+ */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return text.replace(/[\t\r\n]+/g, ' ');
+  return terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
+}
+
+/**
+ * JSON Lines copied from a response body, as UTF-8 every JSON reader accepts:
+ * invalid bytes become U+FFFD and lone surrogate escapes `\ufffd`. Bodies
+ * that are already fine (nearly all) are passed on untouched.
+ */
+function wellFormedJsonBytes(lines: Buffer): Buffer | string {
+  const suspect = lines.indexOf('\\ud') !== -1 || lines.indexOf('\\uD') !== -1;
+  if (!suspect && isUtf8(lines)) return lines;
+  return wellFormedJson(new TextDecoder().decode(lines));
 }

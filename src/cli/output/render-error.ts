@@ -6,6 +6,7 @@ import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from './exit-codes.js';
 import type { OutStream } from './output.js';
+import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
 
 export interface ErrorSink {
   stderr: OutStream;
@@ -19,11 +20,16 @@ function localProblem(code: string, title: string, detail: string, hints: string
 }
 
 export function renderError(err: unknown, sink: ErrorSink): ExitCode {
-  const write = (text: string) => sink.stderr.write(text.endsWith('\n') ? text : text + '\n');
+  // Problems quote the service (title, detail, field errors) and local errors quote files and
+  // arguments: a person's terminal gets their control characters as visible escapes.
+  const write = (text: string) => {
+    const safe = sink.json ? text : terminalSafe(text, { keepLines: true });
+    sink.stderr.write(safe.endsWith('\n') ? safe : safe + '\n');
+  };
 
   if (err instanceof ApiError) {
     if (sink.json) {
-      write(JSON.stringify(err.problem));
+      write(stringifyWellFormed(err.problem));
     } else {
       const lines = [`error: ${err.title} (${err.code}, HTTP ${err.status})`];
       if (err.detail) lines.push(`  ${err.detail}`);
@@ -45,7 +51,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     return err.exitCode;
   }
   if (err instanceof NetworkError) {
-    if (sink.json) write(JSON.stringify(localProblem('network_error', 'Service unavailable', err.message)));
+    if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', err.message)));
     else write(`error: ${err.message}\n  (check the network, proxy settings and --base-url)`);
     return ExitCode.Unavailable;
   }
@@ -56,19 +62,19 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         : err.exitCode === ExitCode.Auth
           ? ['auth_error', 'Not authenticated']
           : ['error', 'Command failed'];
-    if (sink.json) write(JSON.stringify(localProblem(code, title, err.message, err.hints)));
+    if (sink.json) write(stringifyWellFormed(localProblem(code, title, err.message, err.hints)));
     else write([`error: ${err.message}`, ...err.hints.map((h) => `  ${h}`)].join('\n'));
     return err.exitCode;
   }
   if (isAbort(err)) {
     const terminated = (err as { signal?: string }).signal === 'SIGTERM';
-    if (sink.json) write(JSON.stringify(localProblem('interrupted', 'Interrupted', terminated ? 'Terminated (SIGTERM).' : 'Interrupted (Ctrl-C).')));
+    if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? 'Terminated (SIGTERM).' : 'Interrupted (Ctrl-C).')));
     else write(terminated ? 'Terminated.' : 'Interrupted.');
     // Shell convention: 128 + signal number (SIGINT 2, SIGTERM 15).
     return terminated ? ExitCode.Terminated : ExitCode.Interrupted;
   }
   const message = err instanceof Error ? err.message : String(err);
-  if (sink.json) write(JSON.stringify(localProblem('internal', 'Unexpected error', message)));
+  if (sink.json) write(stringifyWellFormed(localProblem('internal', 'Unexpected error', message)));
   else write(`error: ${message}`);
   if (sink.verbose && err instanceof Error && err.stack) write(err.stack);
   return ExitCode.Failure;

@@ -4,12 +4,14 @@
  */
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { terminalSafe } from '../output/terminal-text.js';
 
 export async function confirmDestructive(ctx: Context, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
   if (!ctx.interactive) {
     throw new UsageError(`${question} Refusing without a terminal to ask on: pass --yes to confirm.`);
   }
-  const ok = await ctx.services.prompter.confirm(question, ctx.io);
+  // The question can quote data (a patient's name): escaped like every other text shown to a person.
+  const ok = await ctx.services.prompter.confirm(terminalSafe(question), ctx.io);
   if (!ok) throw new CliError('Cancelled; nothing was changed.');
 }

@@ -8,6 +8,8 @@ export interface ExportsDownloadOptions {
   exportId: string;
   output?: string;
   wait?: boolean;
+  /** CSV: keep cells that a spreadsheet would run as formulas. */
+  keepFormulas?: boolean;
 }
 
 export async function run(ctx: Context, opts: ExportsDownloadOptions): Promise<void> {
@@ -22,6 +24,7 @@ export function register(exportsCmd: Command, act: Act): void {
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--wait', 'wait for a running export to be ready first')
-    .action(act((ctx, exportId: string, flags: { output?: string; wait?: boolean }) => run(ctx, { ...flags, exportId })));
+    .option('--keep-formulas', 'CSV: keep cells starting with = + - @ as they are (by default they get a leading \' so spreadsheets show them as text)')
+    .action(act((ctx, exportId: string, flags: Omit<ExportsDownloadOptions, 'exportId'>) => run(ctx, { ...flags, exportId })));
   examples(download, ['msgctl exports download "$ID" -o conversation.json', 'msgctl exports download "$ID" | jq ".messages | length"']);
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
+import { cell } from '../../output/output.js';
 import { examples, type Act } from '../kit.js';
 import { readBody } from './common.js';
 
@@ -24,7 +25,7 @@ export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
   );
   if (ctx.out.mode === 'json') return ctx.out.json(message);
   if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);
-  await ctx.out.write(`Sent message ${message.id} in "${message.conversation.title}" as ${message.sender.name}.\n`);
+  await ctx.out.write(`Sent message ${message.id} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);
 }
 
 export function register(me: Command, act: Act): void {

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { SendMessageResponse } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { cell } from '../../output/output.js';
 import type { SendFlags } from '../../send/flags.js';
 import { choices, examples, positiveInt, type Act } from '../kit.js';
 
@@ -70,7 +71,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   }
   const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);
   await ctx.out.write(
-    `Sent ${m.channel} message ${m.id} to ${m.patient?.name ?? 'patient'}` +
+    `Sent ${m.channel} message ${m.id} to ${cell(m.patient?.name ?? 'patient')}` +
       ` from ${m.phone_number?.number ?? 'the default number'} (delivery ${m.delivery?.status ?? 'pending'})` +
       (extras.length ? ` [${extras.join(', ')}]` : '') +
       '\n',

@@ -1,0 +1,74 @@
+/**
+ * docs/security.md, promise 5: msgctl processes running at once (cron jobs
+ * on one machine) never lose a write or a session. Ten parallel set-key runs
+ * keep ten profiles and ten secrets; ten parallel commands on one OAuth
+ * profile whose access token expired (the real sandbox OAuth server, its
+ * clock advanced) refresh once between them, three rounds running, and the
+ * session survives.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { isolatedEnv, msgctl } from '../helpers/cli.js';
+import { CLIENT_ID, decideViaHttp, startLogin } from './login-harness.js';
+
+const sandbox = useSandbox();
+const PARALLEL = 10;
+
+const configOf = (env: Record<string, string | undefined>, file: string) =>
+  JSON.parse(readFileSync(join(env.XDG_CONFIG_HOME!, 'msgctl', file), 'utf8'));
+
+describe('parallel writes to the config and the credential store', () => {
+  it('10 parallel `auth set-key --insecure-storage` on p1…p10 keep every profile and every secret', async () => {
+    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
+    const names = Array.from({ length: PARALLEL }, (_, i) => `p${i + 1}`);
+    const results = await Promise.all(
+      names.map((name) =>
+        msgctl(['--profile', name, 'auth', 'set-key', '--insecure-storage'], { env, input: `${sandbox.current.credentials.api_key}\n` }),
+      ),
+    );
+    for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
+    expect(Object.keys(configOf(env, 'config.json').profiles).sort()).toEqual([...names].sort());
+    expect(Object.keys(configOf(env, 'credentials.json')).sort()).toEqual([...names].sort());
+    // Each profile works on its own.
+    const org = await Promise.all(names.map((name) => msgctl(['--profile', name, 'org', '--json'], { env: { ...env } })));
+    for (const r of org) expect(r.exitCode, r.stderr).toBe(0);
+  });
+});
+
+describe('parallel commands on one OAuth profile after the access token expired', () => {
+  async function loggedIn(storage: 'file' | 'keychain') {
+    const env = isolatedEnv({
+      MSGCTL_BASE_URL: sandbox.current.baseUrl,
+      MSGCTL_CLIENT_ID: CLIENT_ID,
+      MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
+    });
+    const login = startLogin(storage === 'file' ? ['--insecure-storage'] : [], env);
+    const decision = await decideViaHttp(await login.url, { decision: 'approve' });
+    expect(decision.status).toBe(302);
+    await fetch(decision.location!);
+    const result = await login.result;
+    expect(result.exitCode, result.stderr).toBe(0);
+    // Later commands use the stored session only.
+    return { ...env, MSGCTL_CLIENT_SECRET: undefined, MSGCTL_CLIENT_ID: undefined };
+  }
+
+  async function threeRounds(env: Record<string, string | undefined>) {
+    for (let round = 1; round <= 3; round++) {
+      sandbox.current.sb.clock.advance(3601 * 1000);
+      const results = await Promise.all(Array.from({ length: PARALLEL }, () => msgctl(['me', '--json'], { env, timeout: 60_000 })));
+      for (const r of results) expect(r.exitCode, `round ${round}: ${r.stderr}`).toBe(0);
+    }
+    const after = await msgctl(['me', '--json'], { env });
+    expect(after.exitCode, after.stderr).toBe(0);
+  }
+
+  it('10 processes at once, three rounds: every command succeeds and the session is not revoked (0600 file)', async () => {
+    await threeRounds(await loggedIn('file'));
+  }, 120_000);
+
+  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('the same with the session in the OS keychain', async () => {
+    await threeRounds(await loggedIn('keychain'));
+  }, 120_000);
+});

@@ -1,0 +1,181 @@
+/**
+ * docs/security.md, promise 1: text a patient controls (their name, their SMS
+ * body, a campaign name) never reaches the operator's terminal as control
+ * sequences, neither in a table on a real pseudo-terminal (util-linux
+ * `script`) nor as tab-separated output in a pipe; and --json output is JSON
+ * that jq 1.6 reads even when a name holds a lone surrogate.
+ */
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execa } from 'execa';
+import { useSandbox } from '../helpers/sandbox.js';
+import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { staffWorld } from '../helpers/staff-world.js';
+import { CLIENT_ID, startLogin } from './login-harness.js';
+
+const sandbox = useSandbox();
+
+/** Every class of dangerous character: OSC title + clipboard, CSI clear, C1 CSI, bidi, zero-width, lone surrogate. */
+const HOSTILE =
+  'hi\u001b]0;TITLE\u0007\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202eevil\u202c\u2066x\u2069\u200bz\u0000\u007f\ud800end';
+
+/** Any byte or character that must not come from data: C0 except \t \n \r, DEL, C1, bidi controls, zero-width. */
+const FORBIDDEN = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+/** The CLI's own colours: SGR sequences only. */
+const OWN_COLOUR = /\u001b\[[0-9;]*m/g;
+
+let patientId: string;
+let messageId: string;
+let campaignId: string;
+let staffToken: string;
+
+async function api(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sandbox.current.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${sandbox.current.credentials.api_key}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+beforeAll(async () => {
+  const sb = sandbox.current.sb;
+  const orgId = sandbox.current.credentials.organization_id;
+  const clinic = sb.db.phoneNumbers.find((n) => n.orgId === orgId)!;
+  const patient = await api('POST', '/patients', { first_name: HOSTILE, last_name: HOSTILE, phone: '+15555550199' });
+  patientId = patient.id;
+  // The patient texts the clinic: the body is theirs.
+  const inbound = await fetch(new URL('/_sandbox/inbound', sandbox.current.origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ from: '+15555550199', to: clinic.number, body: HOSTILE }),
+  });
+  expect(inbound.status).toBe(201);
+  messageId = ((await inbound.json()) as { id: string }).id;
+  const campaign = await api('POST', '/campaigns', { name: HOSTILE, body: 'Check-up time.' });
+  campaignId = campaign.id;
+  const added = await msgctl(['campaigns', 'recipients', 'add', campaignId, '--patient', patientId], { env: sandboxEnv(sandbox.current) });
+  expect(added.exitCode, added.stderr).toBe(0);
+  // A staff conversation whose message body is the hostile text, for `me messages`.
+  const world = staffWorld(sandbox.current);
+  const chat = world.addConversation([world.dana, world.sam]);
+  world.addMessage(chat, world.sam, HOSTILE);
+  staffToken = world.mintToken(world.dana, ['conversations:read', 'messages:read', 'messages.read']);
+});
+
+function commands(): { args: string[]; env: 'key' | 'staff' }[] {
+  return [
+    { args: ['patients', 'list'], env: 'key' },
+    { args: ['patients', 'get', patientId], env: 'key' },
+    { args: ['messages', 'list', '--patient', patientId], env: 'key' },
+    { args: ['messages', 'get', messageId], env: 'key' },
+    { args: ['conversations', 'list'], env: 'key' },
+    { args: ['campaigns', 'get', campaignId], env: 'key' },
+    { args: ['campaigns', 'recipients', 'list', campaignId], env: 'key' },
+    { args: ['me', 'messages'], env: 'staff' },
+    { args: ['api', 'GET', `/patients/${patientId}`], env: 'key' },
+    { args: ['api', 'GET', '/patients', '--paginate'], env: 'key' },
+  ];
+}
+
+function envFor(kind: 'key' | 'staff', extra: Record<string, string | undefined> = {}) {
+  if (kind === 'key') return sandboxEnv(sandbox.current, extra);
+  return sandboxEnv(sandbox.current, { MSGCTL_API_KEY: undefined, MSGCTL_TOKEN: staffToken, ...extra });
+}
+
+function stringsIn(value: unknown): unknown[] {
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [value];
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs msgctl on a real pseudo-terminal (util-linux script) and returns what the terminal received. */
+async function onTerminal(args: string[], env: Record<string, string | undefined>) {
+  const command = [process.execPath, binPath(), ...args].map(quote).join(' ');
+  const r = await execa('script', ['-qec', `stty cols 160; ${command}`, '/dev/null'], {
+    env: env as NodeJS.ProcessEnv,
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+    encoding: 'utf8',
+  });
+  return { output: String(r.stdout), exitCode: r.exitCode };
+}
+
+describe('no control sequence from data reaches a terminal', () => {
+  it('tables on a pseudo-terminal, with NO_COLOR: no escape byte at all', async () => {
+    for (const { args, env } of commands()) {
+      const r = await onTerminal(args, envFor(env));
+      expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
+      expect(r.output, args.join(' ')).not.toMatch(FORBIDDEN);
+      expect(r.output, args.join(' ')).not.toMatch(/[\ud800-\udfff]/);
+    }
+    // The text is still there, shown as visible escapes.
+    const get = await onTerminal(['patients', 'get', patientId], envFor('key'));
+    expect(get.output).toContain('\\x1b]0;TITLE');
+    expect(get.output).toContain('\\u202e');
+  });
+
+  it('tables on a pseudo-terminal, in colour: the only escapes are the CLI\'s own colours', async () => {
+    for (const { args, env } of commands()) {
+      const r = await onTerminal(args, envFor(env, { NO_COLOR: undefined, FORCE_COLOR: undefined }));
+      expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
+      expect(r.output.replace(OWN_COLOUR, ''), args.join(' ')).not.toMatch(FORBIDDEN);
+    }
+  });
+
+  it('tab-separated output in a pipe carries visible escapes, never the raw characters', async () => {
+    // `msgctl api` prints JSON, which stays exact in a pipe (docs/scripting.md).
+    for (const { args, env } of commands().filter((c) => c.args[0] !== 'api')) {
+      const r = await msgctl(args, { env: envFor(env) });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args.join(' ')).not.toMatch(FORBIDDEN);
+      expect(r.stdout).not.toMatch(/[\ud800-\udfff]/);
+      expect(r.stderr).not.toMatch(FORBIDDEN);
+    }
+  });
+
+  it('an error message quoting the service shows its text escaped', async () => {
+    // The service quotes the unknown id back in its detail.
+    const r = await msgctl(['patients', 'get', `pat\u001b]0;X\u0007\u202e`], { env: envFor('key') });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).not.toMatch(FORBIDDEN);
+  });
+
+  it('the OAuth error text the browser brings back is shown escaped', async () => {
+    const login = startLogin(['--insecure-storage'], sandboxEnv(sandbox.current, {
+      MSGCTL_API_KEY: undefined,
+      MSGCTL_CLIENT_ID: CLIENT_ID,
+      MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
+    }));
+    const authorize = new URL(await login.url);
+    const callback = new URL(authorize.searchParams.get('redirect_uri')!);
+    callback.searchParams.set('state', authorize.searchParams.get('state')!);
+    callback.searchParams.set('error', 'server_error');
+    callback.searchParams.set('error_description', HOSTILE.replace('\ud800', ''));
+    await fetch(callback);
+    const result = await login.result;
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toContain('\\x1b]0;TITLE');
+    expect(result.stderr).not.toMatch(FORBIDDEN);
+  });
+
+  it('--json is exact JSON that jq 1.6 reads, even with a lone surrogate in a name', async () => {
+    for (const args of [['patients', 'list'], ['patients', 'get', patientId], ['messages', 'list', '--patient', patientId], ['campaigns', 'recipients', 'list', campaignId]]) {
+      const r = await msgctl([...args, '--json'], { env: envFor('key') });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const jq = await execa('jq', ['-c', '.'], { input: r.stdout, reject: false });
+      expect(jq.exitCode, `${args.join(' ')}: ${jq.stderr}`).toBe(0);
+      // JSON keeps every other character exactly (escaped by JSON itself).
+      const texts = r.stdout.split('\n').filter(Boolean).flatMap((l) => stringsIn(JSON.parse(l)));
+      const kept = HOSTILE.replace('\ud800', '\ufffd');
+      expect(texts.some((t) => typeof t === 'string' && t.includes(kept)), args.join(' ')).toBe(true);
+    }
+  });
+});
