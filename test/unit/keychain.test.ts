@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openSecretStore } from '../../src/auth/secret-store.js';
+import { keychainService } from '../../src/auth/keychain-store.js';
 
 const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';
@@ -20,7 +21,7 @@ async function secretServiceItems(profile: string): Promise<string[]> {
     '--dest=org.freedesktop.secrets',
     '/org/freedesktop/secrets',
     'org.freedesktop.Secret.Service.SearchItems',
-    `dict:string:string:service,msgctl,username,${profile}`,
+    `dict:string:string:service,${keychainService(process.env)},username,${profile}`,
   ]);
   return [...stdout.matchAll(/object path "([^"]+)"/g)].map((m) => m[1] ?? '');
 }
@@ -32,6 +33,10 @@ describe.runIf(!enabled)('OS keychain round trip', () => {
 });
 
 describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
+  it('uses the test-only service name, never the real msgctl entries', () => {
+    expect(keychainService(process.env)).toBe('msgctl-test');
+  });
+
   it('has a session bus to talk to', () => {
     expect(process.env.DBUS_SESSION_BUS_ADDRESS, 'no session D-Bus: run under scripts/with-keyring.sh').toBeTruthy();
   });
