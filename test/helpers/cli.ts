@@ -48,7 +48,7 @@ export interface CliResult {
 
 export async function msgctl(
   args: string[],
-  options: { env: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<Options, 'cwd'>,
+  options: { env: Record<string, string | undefined>; input?: string | Uint8Array; timeout?: number } & Pick<Options, 'cwd'>,
 ): Promise<CliResult> {
   const result = await execa(process.execPath, [binPath(), ...args], {
     env: options.env,
