@@ -8,6 +8,7 @@ import { buildProgram } from './program.js';
 import type { Act } from './commands/kit.js';
 import { Context, type Env, type GlobalOptions, type Io } from './context.js';
 import { ExitCode } from './output/exit-codes.js';
+import { handleSignals } from './signals.js';
 
 export interface RunOptions {
   io: Io;
@@ -111,15 +112,7 @@ function* allCommands(cmd: Command): Generator<Command> {
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const controller = new AbortController();
-  let interrupts = 0;
-  process.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.Interrupted);
-    controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
-  });
-  process.on('SIGTERM', () =>
-    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' })),
-  );
+  handleSignals(process, controller, (code) => process.exit(code));
   // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
