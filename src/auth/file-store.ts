@@ -40,7 +40,8 @@ export class FileSecretStore implements SecretStore {
     const shown = this.home && this.path.startsWith(this.home + sep)
       ? '~' + this.path.slice(this.home.length)
       : this.path;
-    return `file ${shown} (0600)`;
+    // Mode bits mean nothing on Windows; the file is in the user's own %APPDATA%.
+    return CHECKS_MODE ? `file ${shown} (0600)` : `file ${shown} (in your Windows profile)`;
   }
 
   async get(profile: string): Promise<string | null> {
@@ -88,7 +89,7 @@ export class FileSecretStore implements SecretStore {
     if (!isStringRecord(parsed)) {
       // Never echo the content: it holds secrets.
       throw new CredentialsFileError(`${this.path} is not a valid credentials file (expected a JSON object of profile names to secrets).`, [
-        `Fix or remove it, then store the credential again: rm ${this.path}`,
+        `Fix or remove it, then store the credential again: ${CHECKS_MODE ? 'rm' : 'del'} "${this.path}"`,
       ]);
     }
     return new Map(Object.entries(parsed));

@@ -42,9 +42,9 @@ const HEADLINE: Record<Action, string> = {
 
 const ENV_HINT = 'Use the environment instead: MSGCTL_API_KEY for an API key, or MSGCTL_TOKEN for an OAuth access token.';
 const FILE_HINT: Record<Action, string> = {
-  store: 'Or re-run with --insecure-storage to keep it in a file readable only by you (mode 0600).',
-  read: 'Or store the credential again with --insecure-storage (msgctl auth set-key or msgctl login), in a file readable only by you (mode 0600).',
-  delete: 'Or store credentials with --insecure-storage from now on, in a file readable only by you (mode 0600).',
+  store: 'Or re-run with --insecure-storage to keep it in a file readable only by you.',
+  read: 'Or store the credential again with --insecure-storage (msgctl auth set-key or msgctl login), in a file readable only by you.',
+  delete: 'Or store credentials with --insecure-storage from now on, in a file readable only by you.',
 };
 
 /** No usable keychain: says why, and the two ways out (env vars, --insecure-storage). */

@@ -40,6 +40,8 @@ export class ConfigStore {
 
   static async load(env: Env): Promise<ConfigStore> {
     const path = configFile(env);
+    // Windows: read an older msgctl's config from its old folder, once (src/config/migrate.ts).
+    if (process.platform === 'win32') await (await import('./migrate.js')).migrateLegacyConfig(env);
     return new ConfigStore(path, await readConfig(path));
   }
 
