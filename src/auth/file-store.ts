@@ -4,7 +4,8 @@
  * others can read or write is refused rather than used.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
+import { replaceFile } from '../util/replace-file.js';
 import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
@@ -126,7 +127,8 @@ export class FileSecretStore implements SecretStore {
       } finally {
         await handle.close();
       }
-      await rename(temp, this.path);
+      // Retried while Windows reports the file busy (antivirus, sync clients).
+      await replaceFile(temp, this.path);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw err;

@@ -3,8 +3,7 @@
  * is stored, and defaults. One JSON file under the XDG config directory,
  * rewritten atomically so a crash never leaves half a file.
  */
-import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { configFile } from './paths.js';
 import { CliError } from '../errors.js';
 
@@ -79,16 +78,9 @@ export class ConfigStore {
   }
 
   private async save(): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
-    const handle = await open(tmp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, this.path);
+    // Temp file + flush + replace, retried while Windows reports the file busy (src/util/replace-file.ts).
+    const { writeFileAtomic } = await import('../util/replace-file.js');
+    await writeFileAtomic(this.path, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
   }
 }
 

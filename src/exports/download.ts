@@ -7,7 +7,7 @@
  * download never leaves a truncated file under the requested name.
  */
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import type { Context } from '../context.js';
@@ -52,9 +52,11 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
   const partial = `${flags.output}.partial`;
   try {
     await pipeline(response.body, createWriteStream(partial, { mode: 0o600 }));
-    await rename(partial, flags.output);
+    // On Windows the target may be open in Excel: retried, then kept as .partial with a hint.
+    const { replaceFile } = await import('../util/replace-file.js');
+    await replaceFile(partial, flags.output, { keepTempOnFailure: true });
   } catch (err) {
-    await rm(partial, { force: true });
+    if ((err as Error).name !== 'FileInUseError') await rm(partial, { force: true });
     throw err;
   }
   ctx.out.info(`Saved export ${id} to ${flags.output}.`);
