@@ -2,13 +2,13 @@ import { Argument, type Command } from 'commander';
 import { choices, examples, type Act } from './kit.js';
 
 /** Kept here (not imported from src/completion) so `msgctl --help` loads no generator code. */
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 export function registerCompletion(program: Command, act: Act): void {
   const completion = program
     .command('completion')
-    .description('Print a shell completion script for bash, zsh or fish (commands, flags and fixed flag values)')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').argParser(choices(SHELLS)))
+    .description('Print a shell completion script for bash, zsh, fish or PowerShell (commands, flags and fixed flag values)')
+    .addArgument(new Argument('<shell>', 'bash, zsh, fish or powershell').argParser(choices(SHELLS)))
     .action(
       act(async (ctx, shell: (typeof SHELLS)[number]) => {
         const [{ completionScript }, { VERSION }] = await Promise.all([import('../completion/script.js'), import('../version.js')]);
@@ -24,6 +24,8 @@ Install:
   zsh   msgctl completion zsh > "\${fpath[1]}/_msgctl"   (or any directory in $fpath; then: compinit)
         or in ~/.zshrc after compinit:  source <(msgctl completion zsh)
   fish  msgctl completion fish > ~/.config/fish/completions/msgctl.fish
+  PowerShell (5.1 and 7), in your profile (notepad $PROFILE):
+        msgctl completion powershell | Out-String | Invoke-Expression
 
 The script holds msgctl's commands and flags as of its version: regenerate it after upgrading.`,
   );
@@ -31,6 +33,7 @@ The script holds msgctl's commands and flags as of its version: regenerate it af
     'source <(msgctl completion bash)',
     'msgctl completion zsh > "${fpath[1]}/_msgctl"',
     'msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
+    'msgctl completion powershell | Out-String | Invoke-Expression',
   ]);
 }
 
