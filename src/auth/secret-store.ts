@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import { FileSecretStore } from './file-store.js';
 import { KeychainSecretStore } from './keychain-store.js';
+import { SplitTokenStore } from './token-entries.js';
 
 export { SecretStoreUnavailableError } from './keychain-store.js';
 export { CredentialsFileError } from './file-store.js';
@@ -44,7 +45,8 @@ export function openSecretStore(
 ): SecretStore {
   if (kind === 'file') return new FileSecretStore(env);
   const terminal = opts.terminal ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  return new KeychainSecretStore(env, keychainTimeoutMs(env, opts.timeoutMs, terminal));
+  // Tokens in entries of their own, so each fits Windows Credential Manager (token-entries.ts).
+  return new SplitTokenStore(new KeychainSecretStore(env, keychainTimeoutMs(env, opts.timeoutMs, terminal)));
 }
 
 export function keychainTimeoutMs(env: Env, explicit?: number, terminal = false): number {

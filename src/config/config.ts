@@ -19,6 +19,8 @@ export interface ProfileConfig {
   region?: string;
   /** OAuth app client id, for `msgctl login`. */
   client_id?: string;
+  /** Scopes of the OAuth session (space-separated); not a secret, so not in the keychain. */
+  scope?: string;
   /** Root of the OAuth server ({auth_url}), when it is not the API's origin. */
   auth_url?: string;
   organization?: { id: string; name: string };
