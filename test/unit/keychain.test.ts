@@ -73,4 +73,20 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
     }
     expect(await secretServiceItems(profile)).toEqual([]);
   });
+
+  it('keeps an OAuth session as two items (access, refresh), and removes both', async () => {
+    const store = openSecretStore('keychain', process.env);
+    const profile = `test-${randomUUID()}`;
+    const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
+    await store.set(profile, JSON.stringify(session));
+    try {
+      expect(await secretServiceItems(profile)).toHaveLength(1);
+      expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toHaveLength(1);
+      expect(JSON.parse((await store.get(profile))!)).toEqual(session);
+    } finally {
+      await store.delete(profile);
+    }
+    expect(await secretServiceItems(profile)).toEqual([]);
+    expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toEqual([]);
+  });
 });
