@@ -17,13 +17,13 @@ describe('building from any path', () => {
     const checkout = join(scratch, 'with space #', 'msgctl');
     mkdirSync(checkout, { recursive: true });
     try {
-    for (const entry of ['package.json', 'scripts', 'src', 'bin']) cpSync(join(root, entry), join(checkout, entry), { recursive: true });
-    symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'junction');
-    execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', 'dist'], { cwd: checkout, stdio: 'pipe' });
-    expect(existsSync(join(checkout, 'dist', 'cli.js'))).toBe(true);
-    expect(existsSync(join(checkout, 'dist', 'root-help.js'))).toBe(true);
-    const help = execFileSync(process.execPath, [join(checkout, 'bin', 'msgctl.js'), '--help'], { encoding: 'utf8' });
-    expect(help).toContain('msgctl');
+      for (const entry of ['package.json', 'scripts', 'src', 'bin']) cpSync(join(root, entry), join(checkout, entry), { recursive: true });
+      symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'junction');
+      execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', 'dist'], { cwd: checkout, stdio: 'pipe' });
+      expect(existsSync(join(checkout, 'dist', 'cli.js'))).toBe(true);
+      expect(existsSync(join(checkout, 'dist', 'root-help.js'))).toBe(true);
+      const help = execFileSync(process.execPath, [join(checkout, 'bin', 'msgctl.js'), '--help'], { encoding: 'utf8' });
+      expect(help).toContain('msgctl');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
