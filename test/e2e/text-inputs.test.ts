@@ -90,7 +90,7 @@ describe('send --csv: a file saved again with a BOM or CRLF is the same batch', 
 
 describe('inputs that are not regular files', () => {
   const fifo = join(dir, 'body.fifo');
-  execFileSync('mkfifo', [fifo]);
+  if (process.platform !== 'win32') execFileSync('mkfifo', [fifo]);
 
   it.skipIf(process.platform === 'win32').each([
     ['send --body-file FIFO', ['send', '--to', TO, '--body-file', fifo], /named pipe/],
