@@ -113,10 +113,15 @@ export type HelperReply = { ok: true; value: string | boolean | null } | { ok: f
 const HELPER_SOURCE = `
 const [modulePath, op, service, account, timeoutMs] = process.argv.slice(1);
 const reply = (r) => process.stdout.write(JSON.stringify(r) + '\\n', () => process.exit(0));
-const { AsyncEntry } = require(modulePath);
-// Node is up and the module loaded (slow on a cold disk or under antivirus): from here on
-// the time is the keychain's own, which is what the deadline measures.
-process.stdout.write('ready\\n');
+let AsyncEntry;
+try {
+  ({ AsyncEntry } = require(modulePath));
+  // Node is up and the module loaded (slow on a cold disk or under antivirus): from here on
+  // the time is the keychain's own, which is what the deadline measures.
+  process.stdout.write('ready\\n');
+} catch (err) {
+  reply({ ok: false, message: 'the keychain module could not be loaded: ' + String((err && err.message) || err) });
+}
 async function readStdin() {
   let text = '';
   process.stdin.setEncoding('utf8');
@@ -132,7 +137,7 @@ async function run() {
   await entry.setPassword(secret, signal);
   return null;
 }
-run().then(
+if (AsyncEntry) run().then(
   (value) => reply({ ok: true, value: value === undefined ? null : value }),
   (err) => reply({ ok: false, message: String((err && err.message) || err) }),
 );
