@@ -24,6 +24,9 @@ describe('building from any path', () => {
       expect(existsSync(join(checkout, 'dist', 'root-help.js'))).toBe(true);
       const help = execFileSync(process.execPath, [join(checkout, 'bin', 'msgctl.js'), '--help'], { encoding: 'utf8' });
       expect(help).toContain('msgctl');
+      // A command that loads lazy chunks from that path too.
+      const completion = execFileSync(process.execPath, [join(checkout, 'bin', 'msgctl.js'), 'completion', 'bash'], { encoding: 'utf8' });
+      expect(completion).toContain('_msgctl_completion');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
