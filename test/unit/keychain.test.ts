@@ -50,15 +50,20 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
     expect(store.describe()).toBe('OS keychain (Secret Service)');
     expect(await store.get(profile)).toBeNull();
 
-    await store.set(profile, 'sk_test_first');
-    expect(await store.get(profile)).toBe('sk_test_first');
+    try {
+      await store.set(profile, 'sk_test_first');
+      expect(await store.get(profile)).toBe('sk_test_first');
 
-    await store.set(profile, tokenSet);
-    expect(await store.get(profile)).toBe(tokenSet);
+      await store.set(profile, tokenSet);
+      expect(await store.get(profile)).toBe(tokenSet);
 
-    expect(await store.delete(profile)).toBe(true);
-    expect(await store.get(profile)).toBeNull();
-    expect(await store.delete(profile)).toBe(false);
+      expect(await store.delete(profile)).toBe(true);
+      expect(await store.get(profile)).toBeNull();
+      expect(await store.delete(profile)).toBe(false);
+    } finally {
+      // Nothing left behind in the keychain, even when an expectation failed.
+      await store.delete(profile).catch(() => undefined);
+    }
   });
 
   it('puts the secret in the Secret Service itself, one item per profile', async () => {
