@@ -13,10 +13,11 @@ export async function readSecret(ctx: Context, what: string): Promise<string> {
     const { password } = await import('@inquirer/prompts');
     secret = await password(
       { message: `Paste the ${what} (input hidden):`, mask: false },
-      { input: ctx.io.stdin, output: ctx.io.stderr },
+      { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal },
     );
   } else {
-    secret = await readAll(ctx.io.stdin);
+    // Ctrl-C or SIGTERM while waiting on the pipe ends the command (it would wait forever).
+    secret = await readAll(ctx.io.stdin, ctx.signal);
   }
   secret = secret.trim();
   if (!secret) throw new UsageError(`No ${what} given: pipe it on stdin or paste it at the prompt.`);

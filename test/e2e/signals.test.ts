@@ -4,6 +4,8 @@
  * test/unit/signals.test.ts covers it with an injected emitter.
  */
 import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binPath, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -29,5 +31,23 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
     expect(result.exitCode).toBe(143);
     expect(String(result.stderr)).toContain('Terminated.');
     expect(messageCount()).toBe(before);
+  });
+
+  it('SIGTERM ends `auth set-key` waiting for the key on stdin, and stores nothing', async () => {
+    const env = sandboxEnv(sandbox.current, { MSGCTL_API_KEY: undefined });
+    const child = execa(process.execPath, [binPath(), 'auth', 'set-key', '--insecure-storage'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      stdin: 'pipe',
+      timeout: 10_000,
+    });
+    await new Promise((r) => setTimeout(r, 700));
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(Date.now() - sent).toBeLessThan(1500);
+    expect(result.exitCode).toBe(143);
+    expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
   });
 });
