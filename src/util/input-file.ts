@@ -67,17 +67,19 @@ export async function readFileBytes(path: string, label: string, limit: ReadLimi
   const { handle, size } = await openRegularFile(path, label);
   try {
     if (size > limit.maxBytes) throw tooLarge(label, limit);
-    // The file may grow while read: read one byte past the limit to notice, never more.
-    const buffer = Buffer.alloc(Math.min(limit.maxBytes + 1, Math.max(size, 64 * 1024)));
-    let length = 0;
+    // The size is a hint (a file may grow while read, /proc files say 0): read in chunks
+    // until the end, and stop one byte past the limit, never more.
+    const chunks: Buffer[] = [];
+    let total = 0;
     for (;;) {
-      if (length === buffer.length) break;
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      const chunk = Buffer.alloc(Math.min(Math.max(size - total, 64 * 1024), limit.maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
-      length += bytesRead;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit.maxBytes) throw tooLarge(label, limit);
     }
-    if (length > limit.maxBytes) throw tooLarge(label, limit);
-    return buffer.subarray(0, length);
+    return Buffer.concat(chunks, total);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? '';
