@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 // `--outdir DIR` lets test runs build into their own folder, so parallel runs never race on dist/.
@@ -37,7 +38,7 @@ await build({
       setup(b) {
         b.onResolve({ filter: /^node:child_process$/ }, (args) =>
           /node_modules[\\/]commander[\\/]/.test(args.importer)
-            ? { path: new URL('./shims/lazy-child-process.cjs', import.meta.url).pathname }
+            ? { path: fileURLToPath(new URL('./shims/lazy-child-process.cjs', import.meta.url)) }
             : undefined,
         );
       },
@@ -48,8 +49,10 @@ await build({
 // The root help (`msgctl --help`), rendered now by the real command tree, so the
 // bin can print it without loading commander at all (start-up; see bin/msgctl.js).
 // test/e2e/root-help.test.ts holds it equal to what the live tree prints.
-const { run } = await import(new URL(`file://${resolve(outdir)}/cli.js`).href);
+// Paths go through pathToFileURL/fileURLToPath: string-built URLs break on Windows drive
+// letters and on folders with spaces or `#` ("C:\\Users\\Jane Doe").
+const { run } = await import(pathToFileURL(resolve(outdir, 'cli.js')).href);
 let rootHelp = '';
 const sink = { write: (chunk) => ((rootHelp += chunk), true), once() {}, isTTY: false };
 await run(['--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {} });
-await writeFile(`${outdir}/root-help.js`, `export const ROOT_HELP = ${JSON.stringify(rootHelp)};\n`);
+await writeFile(resolve(outdir, 'root-help.js'), `export const ROOT_HELP = ${JSON.stringify(rootHelp)};\n`);

@@ -11,6 +11,7 @@ import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
+import { handleSignals } from './signals.js';
 
 export interface RunOptions {
   io: Io;
@@ -118,17 +119,13 @@ function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const controller = new AbortController();
-  let interrupts = 0;
-  process.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.Interrupted);
-    controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
-    exitSoon('SIGINT');
-  });
-  process.on('SIGTERM', () => {
-    controller.abort(Object.assign(new Error('Terminated'), { name: 'AbortError', signal: 'SIGTERM' }));
-    exitSoon('SIGTERM');
-  });
+  handleSignals(process, controller, (code) => process.exit(code));
+  // Whatever still runs after a grace period (a call that ignores the abort signal) must not keep the process alive.
+  controller.signal.addEventListener(
+    'abort',
+    () => exitSoon((controller.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'),
+    { once: true },
+  );
   // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);

@@ -39,7 +39,8 @@ export interface GlobalOptions {
 export interface Prompter {
   confirm(question: string, io: Io): Promise<boolean>;
   /** Hidden input, for secrets. */
-  password(question: string, io: Io): Promise<string>;
+  /** Hidden input; `signal` (Ctrl-C, SIGTERM) ends the wait. */
+  password(question: string, io: Io, signal?: AbortSignal): Promise<string>;
 }
 
 export interface Clock {

@@ -16,9 +16,9 @@ export function defaultServices(env: Env): Services {
         const { confirm } = await import('@inquirer/prompts');
         return confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr });
       },
-      async password(question, io) {
+      async password(question, io, signal) {
         const { password } = await import('@inquirer/prompts');
-        return password({ message: question, mask: false }, { input: io.stdin, output: io.stderr });
+        return password({ message: question, mask: false }, { input: io.stdin, output: io.stderr, signal });
       },
     },
     async openBrowser(url, onError) {

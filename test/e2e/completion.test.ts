@@ -96,7 +96,7 @@ describe('bash completion', () => {
   });
 
   it('offers the fixed values of positional arguments', () => {
-    expect(complete('msgctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('msgctl', 'completion', '')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
     expect(complete('msgctl', 'api', '')).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
     expect(complete('msgctl', 'api', 'GET', '')).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe('zsh and fish scripts', () => {
   it('fish: complete rules for commands, flags and choices() values', () => {
     expect(scripts.fish).toMatch(/^complete -c msgctl -f -n '__msgctl_at "msgctl patients" 0' -a 'list' -d '.+'$/m);
     expect(scripts.fish).toMatch(/^complete -c msgctl -n '__msgctl_in "msgctl send"' -l 'channel' -x -a 'secure sms' -d '.+'$/m);
-    expect(scripts.fish).toMatch(/^complete -c msgctl -f -n '__msgctl_at "msgctl completion" 0' -a 'bash zsh fish'$/m);
+    expect(scripts.fish).toMatch(/^complete -c msgctl -f -n '__msgctl_at "msgctl completion" 0' -a 'bash zsh fish powershell'$/m);
   });
 
   it('bash parses the script (bash -n)', () => {
@@ -186,9 +186,9 @@ describe('zsh and fish scripts', () => {
 
 describe('msgctl completion', () => {
   it('refuses an unknown shell with exit 2', async () => {
-    const r = await msgctl(['completion', 'powershell'], { env: isolatedEnv() });
+    const r = await msgctl(['completion', 'cmd'], { env: isolatedEnv() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/Allowed: bash, zsh, fish/);
+    expect(r.stderr).toMatch(/Allowed: bash, zsh, fish, powershell/);
   });
 
   it('--help explains how to install the script for each shell', async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, msgctl } from '../helpers/cli.js';
-import { CLIENT_ID, decideViaHttp, startLogin } from './login-harness.js';
+import { CLIENT_ID, decideViaHttp, startLogin } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 const PARALLEL = 10;

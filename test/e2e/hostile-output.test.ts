@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { staffWorld } from '../helpers/staff-world.js';
-import { CLIENT_ID, startLogin } from './login-harness.js';
+import { CLIENT_ID, startLogin } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 

@@ -25,6 +25,8 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
     // No Secret Service unless a test asks for one.
     DBUS_SESSION_BUS_ADDRESS: process.env.MSGCTL_TEST_KEYCHAIN ? process.env.DBUS_SESSION_BUS_ADDRESS : 'unix:path=/nonexistent',
     NO_COLOR: '1',
+    // Never the real `msgctl` keychain service: on macOS and Windows the D-Bus trick above does nothing.
+    MSGCTL_KEYCHAIN_SERVICE: 'msgctl-test',
     ...extra,
   };
 }
@@ -46,7 +48,7 @@ export interface CliResult {
 
 export async function msgctl(
   args: string[],
-  options: { env: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<Options, 'cwd'>,
+  options: { env: Record<string, string | undefined>; input?: string | Uint8Array; timeout?: number } & Pick<Options, 'cwd'>,
 ): Promise<CliResult> {
   const result = await execa(process.execPath, [binPath(), ...args], {
     env: options.env,

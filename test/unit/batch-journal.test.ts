@@ -122,7 +122,7 @@ describe('lockJournal', () => {
     const release = await lockJournal(path);
     // A live pid other than ours (the parent) holds it.
     writeFileSync(`${path}.lock`, String(process.ppid));
-    await expect(lockJournal(path)).rejects.toThrow(/Another msgctl \(pid \d+\) is sending this batch/);
+    await expect(lockJournal(path)).rejects.toThrow(/Another msgctl \(pid \d+, .*last active \d+ s ago\) is sending this batch/);
     await release();
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
@@ -132,7 +132,7 @@ describe('lockJournal', () => {
     const release = await lockJournal(path);
     writeFileSync(`${path}.lock`, '99999999');
     const again = await lockJournal(path);
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid);
     await again();
     await release();
   });

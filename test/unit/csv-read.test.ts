@@ -185,7 +185,7 @@ describe('inputs that are not usable CSV', () => {
   });
 
   it('reports a missing file by name', async () => {
-    await expect(openCsv(join(dir, 'nope.csv'))).rejects.toThrow(/cannot read .*nope\.csv: no such file/);
+    await expect(openCsv(join(dir, 'nope.csv'))).rejects.toThrow(/cannot read .*nope\.csv: no such file/i);
     await expect(openCsv(dir)).rejects.toThrow(UsageError);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withFileLock } from '../../src/config/file-lock.js';
+import { withFileLock } from '../../src/cli/config/file-lock.js';
 
 describe('withFileLock', () => {
   it('serialises read-modify-write: 20 concurrent increments all land', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { terminalSafe, wellFormedJson, stringifyWellFormed } from '../../src/output/terminal-text.js';
-import { FormulaGuard } from '../../src/exports/formula-guard.js';
-import { resolveApiUrl } from '../../src/api/resolve-path.js';
-import { isLoopbackHost } from '../../src/api/transport.js';
+import { terminalSafe, wellFormedJson, stringifyWellFormed } from '../../src/cli/output/terminal-text.js';
+import { FormulaGuard } from '../../src/cli/exports/formula-guard.js';
+import { resolveApiUrl } from '../../src/cli/api/resolve-path.js';
+import { isLoopbackHost } from '../../src/cli/api/transport.js';
 
 describe('terminalSafe', () => {
   it('turns C0, DEL, C1, bidi and zero-width characters into visible escapes', () => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openSecretStore } from '../../src/cli/auth/secret-store.js';
+import { keychainService } from '../../src/cli/auth/keychain-store.js';
 
 const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';
@@ -20,7 +21,7 @@ async function secretServiceItems(profile: string): Promise<string[]> {
     '--dest=org.freedesktop.secrets',
     '/org/freedesktop/secrets',
     'org.freedesktop.Secret.Service.SearchItems',
-    `dict:string:string:service,msgctl,username,${profile}`,
+    `dict:string:string:service,${keychainService(process.env)},username,${profile}`,
   ]);
   return [...stdout.matchAll(/object path "([^"]+)"/g)].map((m) => m[1] ?? '');
 }
@@ -32,6 +33,10 @@ describe.runIf(!enabled)('OS keychain round trip', () => {
 });
 
 describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
+  it('uses the test-only service name, never the real msgctl entries', () => {
+    expect(keychainService(process.env)).toBe('msgctl-test');
+  });
+
   it('has a session bus to talk to', () => {
     expect(process.env.DBUS_SESSION_BUS_ADDRESS, 'no session D-Bus: run under scripts/with-keyring.sh').toBeTruthy();
   });
@@ -45,15 +50,20 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
     expect(store.describe()).toBe('OS keychain (Secret Service)');
     expect(await store.get(profile)).toBeNull();
 
-    await store.set(profile, 'sk_test_first');
-    expect(await store.get(profile)).toBe('sk_test_first');
+    try {
+      await store.set(profile, 'sk_test_first');
+      expect(await store.get(profile)).toBe('sk_test_first');
 
-    await store.set(profile, tokenSet);
-    expect(await store.get(profile)).toBe(tokenSet);
+      await store.set(profile, tokenSet);
+      expect(await store.get(profile)).toBe(tokenSet);
 
-    expect(await store.delete(profile)).toBe(true);
-    expect(await store.get(profile)).toBeNull();
-    expect(await store.delete(profile)).toBe(false);
+      expect(await store.delete(profile)).toBe(true);
+      expect(await store.get(profile)).toBeNull();
+      expect(await store.delete(profile)).toBe(false);
+    } finally {
+      // Nothing left behind in the keychain, even when an expectation failed.
+      await store.delete(profile).catch(() => undefined);
+    }
   });
 
   it('puts the secret in the Secret Service itself, one item per profile', async () => {
@@ -67,5 +77,21 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
       await store.delete(profile);
     }
     expect(await secretServiceItems(profile)).toEqual([]);
+  });
+
+  it('keeps an OAuth session as two items (access, refresh), and removes both', async () => {
+    const store = openSecretStore('keychain', process.env);
+    const profile = `test-${randomUUID()}`;
+    const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
+    await store.set(profile, JSON.stringify(session));
+    try {
+      expect(await secretServiceItems(profile)).toHaveLength(1);
+      expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toHaveLength(1);
+      expect(JSON.parse((await store.get(profile))!)).toEqual(session);
+    } finally {
+      await store.delete(profile);
+    }
+    expect(await secretServiceItems(profile)).toEqual([]);
+    expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toEqual([]);
   });
 });

@@ -68,19 +68,13 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   }
 }
 
-/** `@file` / `--input` contents; `-` is stdin. */
+/** `@file` / `--input` contents; `-` is stdin. Decoded like every text input (BOM, UTF-16). */
 async function readSource(ctx: Context, source: string): Promise<string> {
-  if (source === '-') {
-    const { readAll } = await import('../util/stdin.js');
-    return readAll(ctx.io.stdin);
-  }
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(source, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${source}: ${(err as Error).message}`);
-  }
+  const { readTextFrom } = await import('../util/input-file.js');
+  return readTextFrom({ stdin: ctx.io.stdin, signal: ctx.signal }, source, source === '-' ? 'stdin' : source, INPUT_LIMIT);
 }
+
+const INPUT_LIMIT = { maxBytes: 32 * 1024 * 1024, why: 'a request body is at most 32 MiB' };
 
 function parseJsonInput(text: string, source: string): unknown {
   const name = source === '-' ? 'stdin' : source;

@@ -5,6 +5,7 @@
  */
 import type { ConfigStore, ProfileConfig } from '../config/config.js';
 import type { CredentialProvider } from '../api/client.js';
+import type { SecretStore } from './secret-store.js';
 
 export interface StoredApiKey {
   kind: 'api_key';
@@ -58,6 +59,8 @@ export async function loadStoredCredential(
   env: Env,
   profileName: string,
   profile: ProfileConfig | undefined,
+  /** When given, a session in the old single-entry layout is rewritten in today's (token-entries.ts). */
+  config?: ConfigStore,
 ): Promise<ResolvedCredential | null> {
   if (!profile?.credential) return null;
   const { openSecretStore } = await import('./secret-store.js');
@@ -65,7 +68,48 @@ export async function loadStoredCredential(
   const secret = await store.get(profileName);
   if (!secret) return null;
   const credential = parseStoredCredential(secret);
-  return credential ? { source: profile.credential.storage, credential } : null;
+  if (!credential) return null;
+  if (credential.kind === 'oauth') {
+    if (config && profile.credential.storage === 'keychain') await migrateSingleEntrySession(store, config, profileName, profile, secret, credential);
+    // Not secrets, so kept in config.json; the old layout still carries them itself.
+    credential.scope ??= profile.scope;
+  }
+  return { source: profile.credential.storage, credential };
+}
+
+/**
+ * msgctl 0.1 kept the whole session (tokens, client id, scopes) in one keychain
+ * entry, too large for Windows Credential Manager once tokens are real JWTs.
+ * Read it as it is, then move the client id and scopes to config and the
+ * tokens to their own entries. Best effort: a failure leaves the old entry,
+ * which keeps working.
+ */
+async function migrateSingleEntrySession(
+  store: SecretStore,
+  config: ConfigStore,
+  profileName: string,
+  profile: ProfileConfig,
+  secret: string,
+  credential: StoredOAuthTokens,
+): Promise<void> {
+  const { isSingleEntrySession } = await import('./token-entries.js');
+  if (!isSingleEntrySession(secret)) return;
+  try {
+    await config.updateProfile(profileName, nonSecretsOf(credential, profile));
+    await store.set(profileName, JSON.stringify(credential));
+  } catch {
+    // Still readable as it is; the next login or refresh writes the new layout.
+  }
+}
+
+/** The client id and scopes of a session, for config.json; keeps what the profile already has. */
+function nonSecretsOf(credential: StoredOAuthTokens, profile: ProfileConfig | undefined): Partial<ProfileConfig> {
+  const patch: Partial<ProfileConfig> = {};
+  const clientId = profile?.client_id ?? credential.client_id;
+  const scope = credential.scope ?? profile?.scope;
+  if (clientId !== undefined) patch.client_id = clientId;
+  if (scope !== undefined) patch.scope = scope;
+  return patch;
 }
 
 export async function resolveCredential(
@@ -73,7 +117,7 @@ export async function resolveCredential(
   profileName: string,
   config: ConfigStore,
 ): Promise<ResolvedCredential | null> {
-  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName));
+  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName), config);
 }
 
 export async function saveStoredCredential(
@@ -87,7 +131,8 @@ export async function saveStoredCredential(
   const { openSecretStore } = await import('./secret-store.js');
   const store = openSecretStore(storage, env);
   await store.set(profileName, JSON.stringify(credential));
-  await config.updateProfile(profileName, { credential: { kind: credential.kind, storage, name } });
+  const nonSecrets = credential.kind === 'oauth' ? nonSecretsOf(credential, undefined) : {};
+  await config.updateProfile(profileName, { ...nonSecrets, credential: { kind: credential.kind, storage, name } });
   return store.describe();
 }
 

@@ -4,7 +4,8 @@
  * others can read or write is refused rather than used.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
+import { replaceFile } from '../util/replace-file.js';
 import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
@@ -41,7 +42,8 @@ export class FileSecretStore implements SecretStore {
     const shown = this.home && this.path.startsWith(this.home + sep)
       ? '~' + this.path.slice(this.home.length)
       : this.path;
-    return `file ${shown} (0600)`;
+    // Mode bits mean nothing on Windows; the file is in the user's own %APPDATA%.
+    return CHECKS_MODE ? `file ${shown} (0600)` : `file ${shown} (in your Windows profile)`;
   }
 
   async get(profile: string): Promise<string | null> {
@@ -99,7 +101,7 @@ export class FileSecretStore implements SecretStore {
     if (!isStringRecord(parsed)) {
       // Never echo the content: it holds secrets.
       throw new CredentialsFileError(`${this.path} is not a valid credentials file (expected a JSON object of profile names to secrets).`, [
-        `Fix or remove it, then store the credential again: rm ${this.path}`,
+        `Fix or remove it, then store the credential again: ${CHECKS_MODE ? 'rm' : 'del'} "${this.path}"`,
       ]);
     }
     return new Map(Object.entries(parsed));
@@ -136,7 +138,8 @@ export class FileSecretStore implements SecretStore {
       } finally {
         await handle.close();
       }
-      await rename(temp, this.path);
+      // Retried while Windows reports the file busy (antivirus, sync clients).
+      await replaceFile(temp, this.path);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw err;

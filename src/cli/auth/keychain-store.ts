@@ -21,6 +21,16 @@ import { ExitCode } from '../output/exit-codes.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 
 export const KEYCHAIN_SERVICE = 'msgctl';
+/**
+ * Test runs set this (test/helpers, vitest.config.ts) so they never read, overwrite or
+ * delete the developer's real msgctl entries on any OS: on macOS and Windows there is
+ * no private keychain to point them at, as a private D-Bus does on Linux.
+ */
+export const KEYCHAIN_SERVICE_ENV = 'MSGCTL_KEYCHAIN_SERVICE';
+
+export function keychainService(env: Env): string {
+  return env[KEYCHAIN_SERVICE_ENV]?.trim() || KEYCHAIN_SERVICE;
+}
 
 type Action = 'read' | 'store' | 'delete';
 
@@ -32,9 +42,9 @@ const HEADLINE: Record<Action, string> = {
 
 const ENV_HINT = 'Use the environment instead: MSGCTL_API_KEY for an API key, or MSGCTL_TOKEN for an OAuth access token.';
 const FILE_HINT: Record<Action, string> = {
-  store: 'Or re-run with --insecure-storage to keep it in a file readable only by you (mode 0600).',
-  read: 'Or store the credential again with --insecure-storage (msgctl auth set-key or msgctl login), in a file readable only by you (mode 0600).',
-  delete: 'Or store credentials with --insecure-storage from now on, in a file readable only by you (mode 0600).',
+  store: 'Or re-run with --insecure-storage to keep it in a file readable only by you.',
+  read: 'Or store the credential again with --insecure-storage (msgctl auth set-key or msgctl login), in a file readable only by you.',
+  delete: 'Or store credentials with --insecure-storage from now on, in a file readable only by you.',
 };
 
 /** No usable keychain: says why, and the two ways out (env vars, --insecure-storage). */
@@ -58,11 +68,14 @@ export class KeychainSecretStore implements SecretStore {
   constructor(
     private readonly env: Env,
     readonly timeoutMs: number,
+    /** Starts one keychain call; tests pass fakes (slow, size-limited). */
+    private readonly launch: HelperLauncher = launchNodeHelper,
+    private readonly platform: NodeJS.Platform = process.platform,
   ) {}
 
   describe(): string {
-    if (process.platform === 'darwin') return 'OS keychain (macOS Keychain)';
-    if (process.platform === 'win32') return 'OS keychain (Windows Credential Manager)';
+    if (this.platform === 'darwin') return 'OS keychain (macOS Keychain)';
+    if (this.platform === 'win32') return 'OS keychain (Windows Credential Manager)';
     return 'OS keychain (Secret Service)';
   }
 
@@ -81,15 +94,16 @@ export class KeychainSecretStore implements SecretStore {
 
   private async call(op: Operation, profile: string, secret?: string): Promise<unknown> {
     const action = ACTION_OF[op];
-    const reply = await runHelper(op, profile, secret, this.env, this.timeoutMs).catch((err: unknown) => {
+    const helper = this.launch({ op, service: keychainService(this.env), account: profile, secret, env: this.env, timeoutMs: this.timeoutMs });
+    const reply = await withDeadline(helper, this.timeoutMs, this.platform).catch((err: unknown) => {
       throw new SecretStoreUnavailableError(action, err instanceof Error ? err.message : String(err));
     });
-    if (!reply.ok) throw new SecretStoreUnavailableError(action, explainKeychainFailure(reply.message));
+    if (!reply.ok) throw new SecretStoreUnavailableError(action, explainKeychainFailure(reply.message, this.platform));
     return reply.value;
   }
 }
 
-type HelperReply = { ok: true; value: string | boolean | null } | { ok: false; message: string };
+export type HelperReply = { ok: true; value: string | boolean | null } | { ok: false; message: string };
 
 /**
  * The child's program (CommonJS, for `node -e`). argv: module path, operation,
@@ -99,6 +113,15 @@ type HelperReply = { ok: true; value: string | boolean | null } | { ok: false; m
 const HELPER_SOURCE = `
 const [modulePath, op, service, account, timeoutMs] = process.argv.slice(1);
 const reply = (r) => process.stdout.write(JSON.stringify(r) + '\\n', () => process.exit(0));
+let AsyncEntry;
+try {
+  ({ AsyncEntry } = require(modulePath));
+  // Node is up and the module loaded (slow on a cold disk or under antivirus): from here on
+  // the time is the keychain's own, which is what the deadline measures.
+  process.stdout.write('ready\\n');
+} catch (err) {
+  reply({ ok: false, message: 'the keychain module could not be loaded: ' + String((err && err.message) || err) });
+}
 async function readStdin() {
   let text = '';
   process.stdin.setEncoding('utf8');
@@ -107,7 +130,6 @@ async function readStdin() {
 }
 async function run() {
   const secret = op === 'set' ? await readStdin() : undefined;
-  const { AsyncEntry } = require(modulePath);
   const entry = new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
   const signal = AbortSignal.timeout(Number(timeoutMs));
   if (op === 'get') return entry.getPassword(signal);
@@ -115,7 +137,7 @@ async function run() {
   await entry.setPassword(secret, signal);
   return null;
 }
-run().then(
+if (AsyncEntry) run().then(
   (value) => reply({ ok: true, value: value === undefined ? null : value }),
   (err) => reply({ ok: false, message: String((err && err.message) || err) }),
 );
@@ -128,16 +150,39 @@ function resolveKeyringModule(): string {
   return keyringModulePath;
 }
 
-function runHelper(op: Operation, account: string, secret: string | undefined, env: Env, timeoutMs: number): Promise<HelperReply> {
+export interface HelperRequest {
+  op: Operation;
+  service: string;
+  account: string;
+  secret: string | undefined;
+  env: Env;
+  timeoutMs: number;
+}
+
+/** One running keychain call: `ready` once it can talk to the keychain, then its answer. */
+export interface RunningHelper {
+  ready: Promise<void>;
+  answer: Promise<HelperReply>;
+  kill(): void;
+}
+
+export type HelperLauncher = (request: HelperRequest) => RunningHelper;
+
+/** Node start-up and module load get their own, generous limit; they are not the keychain. */
+export const HELPER_START_LIMIT_MS = 20_000;
+
+const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, timeoutMs }) => {
   let modulePath: string;
   try {
     modulePath = resolveKeyringModule();
   } catch {
-    return Promise.reject(new Error('the keychain module (@napi-rs/keyring) is not installed'));
+    const failed = Promise.reject(new Error('the keychain module (@napi-rs/keyring) is not installed'));
+    failed.catch(() => undefined);
+    return { ready: failed, answer: failed, kill: () => undefined };
   }
   const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const killer = new AbortController();
-  const child = spawn(process.execPath, ['-e', HELPER_SOURCE, modulePath, op, KEYCHAIN_SERVICE, account, String(timeoutMs)], {
+  const child = spawn(process.execPath, ['-e', HELPER_SOURCE, modulePath, op, service, account, String(timeoutMs)], {
     env: childEnv,
     stdio: ['pipe', 'pipe', 'ignore'],
     signal: killer.signal,
@@ -145,31 +190,70 @@ function runHelper(op: Operation, account: string, secret: string | undefined, e
     windowsHide: true,
   });
 
-  const finished = new Promise<HelperReply>((resolve, reject) => {
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const answer = new Promise<HelperReply>((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (out += chunk));
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) markReady();
+    });
     child.on('error', (err) => {
       if (err.name !== 'AbortError') reject(new Error(`the keychain helper could not start (${err.message})`));
     });
     child.on('close', (code, signal) => {
-      const parsed = parseReply(out);
+      const parsed = parseReply(out.replace(/^ready\n/, ''));
       if (parsed) resolve(parsed);
       else reject(new Error(`the keychain helper ended without an answer (${signal ? `signal ${signal}` : `exit code ${code}`})`));
     });
   });
+  // An answer (or a failure) also means the helper got that far.
+  answer.then(markReady, markReady);
   // The child may die before reading its stdin; that surfaces through 'close'.
   child.stdin.on('error', () => undefined);
   child.stdin.end(secret ?? '');
+  return { ready, answer, kill: () => killer.abort() };
+};
 
+/**
+ * Races the helper against two clocks: start-up (bounded by HELPER_START_LIMIT_MS) and
+ * the keychain deadline, which starts only once the helper is ready, so a slow Node
+ * start never eats the time a person has to answer a keychain dialog.
+ */
+export function withDeadline(helper: RunningHelper, timeoutMs: number, platform: NodeJS.Platform = process.platform): Promise<HelperReply> {
   let timer: NodeJS.Timeout | undefined;
+  let settled = false;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      killer.abort();
-      reject(new Error(`the OS keychain did not answer within ${timeoutMs} ms (MSGCTL_KEYCHAIN_TIMEOUT_MS sets the limit)`));
-    }, timeoutMs);
+    const fail = (message: string) => {
+      if (settled) return;
+      helper.kill();
+      reject(new Error(message));
+    };
+    timer = setTimeout(() => fail(`the keychain helper did not start within ${HELPER_START_LIMIT_MS / 1000} s`), HELPER_START_LIMIT_MS);
+    helper.ready.then(
+      () => {
+        clearTimeout(timer);
+        if (settled) return;
+        timer = setTimeout(() => fail(timeoutReason(timeoutMs, platform)), timeoutMs);
+      },
+      () => undefined,
+    );
   });
-  return Promise.race([finished, deadline]).finally(() => clearTimeout(timer));
+  deadline.catch(() => undefined);
+  return Promise.race([helper.answer, deadline]).finally(() => {
+    settled = true;
+    clearTimeout(timer);
+  });
+}
+
+function timeoutReason(timeoutMs: number, platform: NodeJS.Platform): string {
+  const base = `the OS keychain did not answer within ${timeoutMs} ms (MSGCTL_KEYCHAIN_TIMEOUT_MS sets the limit)`;
+  if (platform === 'darwin') {
+    return `${base}; macOS may be waiting for you to allow "node" to use the keychain (asked again after every Node upgrade): answer the dialog, then run the command again`;
+  }
+  if (platform === 'win32') return `${base}; Windows Credential Manager is busy or blocked (security software can hold it)`;
+  return base;
 }
 
 function parseReply(out: string): HelperReply | undefined {
@@ -184,20 +268,46 @@ function parseReply(out: string): HelperReply | undefined {
 
 /**
  * Turns the library's message into the reason a user can act on, keeping the
- * original after it for whoever has to debug the machine.
+ * original after it for whoever has to debug the machine. The rules are per OS:
+ * D-Bus means nothing on macOS or Windows.
  */
-export function explainKeychainFailure(raw: string): string {
-  const rules: [RegExp, string][] = [
-    [/not provided by any \.service files|ServiceUnknown|NameHasNoOwner/i, 'no Secret Service is running on the session D-Bus'],
-    [
-      /DBUS_SESSION_BUS_ADDRESS|autolaunch|Failed to connect to socket|Connection refused|No such file or directory/i,
-      'no session D-Bus is reachable, so there is no Secret Service to use (usual on headless servers, in containers and under cron)',
-    ],
-    [/prompt was dismissed|locked/i, 'the keyring is locked, and unlocking it needs a desktop prompt that could not be shown'],
-    [/no result found/i, 'the Secret Service has no default keyring (one is normally created at the first desktop login)'],
-    [/Did not receive a reply|timed? ?out|AbortError|aborted/i, 'the Secret Service did not answer in time'],
-    [/AccessDenied|Access denied|not permitted/i, 'access to the keychain was denied'],
-  ];
-  const rule = rules.find(([pattern]) => pattern.test(raw));
+export function explainKeychainFailure(raw: string, platform: NodeJS.Platform = process.platform): string {
+  const rules = platform === 'darwin' ? MACOS_RULES : platform === 'win32' ? WINDOWS_RULES : LINUX_RULES;
+  const rule = [...rules, ...COMMON_RULES].find(([pattern]) => pattern.test(raw));
   return rule ? `${rule[1]} [${raw}]` : raw;
 }
+
+type Rule = [RegExp, string];
+
+const LINUX_RULES: Rule[] = [
+  [/not provided by any \.service files|ServiceUnknown|NameHasNoOwner/i, 'no Secret Service is running on the session D-Bus'],
+  [
+    /DBUS_SESSION_BUS_ADDRESS|autolaunch|Failed to connect to socket|Connection refused|No such file or directory/i,
+    'no session D-Bus is reachable, so there is no Secret Service to use (usual on headless servers, in containers and under cron)',
+  ],
+  [/prompt was dismissed|locked/i, 'the keyring is locked, and unlocking it needs a desktop prompt that could not be shown'],
+  [/no result found/i, 'the Secret Service has no default keyring (one is normally created at the first desktop login)'],
+  [/Did not receive a reply|timed? ?out|AbortError|aborted/i, 'the Secret Service did not answer in time'],
+];
+
+const MACOS_RULES: Rule[] = [
+  [
+    /interaction is not allowed|-25308/i,
+    'the login keychain is locked and macOS cannot ask to unlock it here (usual over ssh, under cron or launchd before you log in)',
+  ],
+  [/user canceled|-128\b/i, 'the keychain dialog was cancelled (answer "Allow" or "Always Allow" to let msgctl use it)'],
+  [/passphrase|-25293|auth(entication)? fail/i, 'the keychain refused the password given to unlock it'],
+  [/no keychain|-25294|-25307/i, 'there is no default keychain for this user (Keychain Access > File > New Keychain, then make it the default)'],
+  [/timed? ?out|AbortError|aborted/i, 'the keychain did not answer in time (is a keychain dialog waiting for you?)'],
+];
+
+const WINDOWS_RULES: Rule[] = [
+  [
+    /logon session does not exist|1312/i,
+    'this Windows session has no Credential Manager (a Task Scheduler job set to "Run whether user is logged on or not" without "Do not store password" gets none); use MSGCTL_API_KEY in the task, or --insecure-storage',
+  ],
+  [/longer than platform limit|too long|2560/i, 'the credential is larger than Windows Credential Manager accepts (2,560 bytes per entry)'],
+  [/timed? ?out|AbortError|aborted/i, 'Windows Credential Manager did not answer in time'],
+];
+
+const COMMON_RULES: Rule[] = [[/AccessDenied|Access denied|access is denied|not permitted/i, 'access to the keychain was denied']];

@@ -41,6 +41,11 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
   const profileName = await ctx.profileName();
   // Before the browser opens: a missing client id or an unusable keychain fails now, not after sign-in.
   const client = await resolveLoginClient(ctx, flags.clientId, storage, profileName);
+  if (storage === 'keychain') {
+    // …and a keychain that refuses to store (locked, no Credential Manager, too small) fails now too.
+    const [{ openSecretStore }, { probeStore }] = await Promise.all([import('./secret-store.js'), import('./token-entries.js')]);
+    await probeStore(openSecretStore('keychain', ctx.env), profileName);
+  }
 
   const pkce = createPkcePair();
   const state = createState();

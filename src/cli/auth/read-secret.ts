@@ -10,9 +10,10 @@ export async function readSecret(ctx: Context, what: string): Promise<string> {
   let secret: string;
   if (ctx.io.stdin.isTTY) {
     if (!ctx.io.stderr.isTTY) throw new UsageError(`No ${what} given: pipe it on stdin.`);
-    secret = await ctx.services.prompter.password(`Paste the ${what} (input hidden):`, ctx.io);
+    secret = await ctx.services.prompter.password(`Paste the ${what} (input hidden):`, ctx.io, ctx.signal);
   } else {
-    secret = await readAll(ctx.io.stdin);
+    // Ctrl-C or SIGTERM while waiting on the pipe ends the command (it would wait forever).
+    secret = await readAll(ctx.io.stdin, ctx.signal);
   }
   secret = secret.trim();
   if (!secret) throw new UsageError(`No ${what} given: pipe it on stdin or paste it at the prompt.`);

@@ -14,7 +14,7 @@
  * entry starts on a line of its own.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, truncate, unlink, readFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
 
@@ -208,45 +208,5 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/**
- * One sender per journal: cron runs that overlap would both send the rows
- * the first has not journalled yet. The lock holds the owner's pid; a lock
- * left by a process that no longer exists (kill -9, reboot) is taken over.
- */
-export async function lockJournal(path: string): Promise<() => Promise<void>> {
-  const lockPath = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return async () => {
-        await unlink(lockPath).catch(() => {});
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw lockError(err, lockPath);
-      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new CliError(`Another msgctl (pid ${owner}) is sending this batch right now; nothing was sent.`, undefined, [
-          `Wait for it to finish. If no msgctl is running, delete ${lockPath}.`,
-        ]);
-      }
-      await unlink(lockPath).catch(() => {});
-    }
-  }
-}
-
-function lockError(err: unknown, lockPath: string): Error {
-  if (err instanceof CliError) return err;
-  return new CliError(`Cannot lock the journal (${lockPath}): ${(err as Error).message}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// The journal's lock (whose it is, when it is stale) lives in lock.ts.
+export { lockJournal } from './lock.js';

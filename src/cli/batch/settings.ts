@@ -2,7 +2,6 @@
  * The batch flags, checked and resolved before the CSV is opened: anything
  * wrong here is a usage error (exit 2) and nothing is sent.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { SendFlags } from '../send/flags.js';
@@ -77,10 +76,13 @@ async function readTemplate(flags: SendFlags): Promise<string> {
       "Example: --template 'Hi {first_name}, see you at {time}'",
     ]);
   }
-  try {
-    // Editors end files with a newline; it is not part of the message.
-    return (await readFile(flags.templateFile, 'utf8')).replace(/\r?\n$/, '');
-  } catch (err) {
-    throw new UsageError(`Cannot read --template-file ${flags.templateFile}: ${(err as Error).message}`);
-  }
+  // Read like a message body (BOM, UTF-16, CRLF, trailing newline): a template saved
+  // again in Notepad is the same template, so the same batch.
+  const [{ readFileBytes }, { decodeText }, { messageText, MESSAGE_TEXT_LIMIT }] = await Promise.all([
+    import('../util/input-file.js'),
+    import('../util/text-decode.js'),
+    import('../util/text-input.js'),
+  ]);
+  const label = `--template-file ${flags.templateFile}`;
+  return messageText(decodeText(await readFileBytes(flags.templateFile, label, MESSAGE_TEXT_LIMIT), label));
 }

@@ -7,7 +7,7 @@
  * the same file sent elsewhere.
  */
 import type { ApiClient } from '../api/client.js';
-import type { Organization } from '../types/api.js';
+import type { Organization } from '../../contract/api.js';
 
 export interface BatchTarget {
   /** The base URL as requests are resolved against it (normalised, trailing slash). */

@@ -4,11 +4,10 @@
  * Invalid rows are reported as they are found; the first rows (up to
  * KEPT_ROWS / KEPT_BODY_CHARS) are kept as prepared, for the send pass.
  */
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import type { SendMessageRequest } from '../../contract/api.js';
-import { openCsv } from '../csv/read.js';
+import { openCsv, openCsvFile } from '../csv/read.js';
 import { bindTemplate, type BoundTemplate } from '../send/template.js';
 import { UsageError } from '../errors.js';
 import { hashingTap } from './identity.js';
@@ -46,8 +45,9 @@ export async function validatePass(
 ): Promise<Validated> {
   const before = await fileFingerprint(settings.csv);
   const { tap, digest } = hashingTap();
-  // Read errors (no such file, a directory…) reach openCsv through the tap and become usage errors there.
-  pipeline(createReadStream(settings.csv), tap, () => {});
+  // The identity is that of the text, not the bytes: a BOM or CRLF alone (the file saved again
+  // in Notepad or Excel) is the same batch. Read errors reach openCsv through the tap.
+  pipeline(await openCsvFile(settings.csv, settings.csv), tap, () => {});
   const file = await openCsv(tap, { label: settings.csv });
   let template: BoundTemplate;
   let columns: BatchColumns;

@@ -9,8 +9,9 @@ import { completionTree } from './tree.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';
 import { fishScript } from './fish.js';
+import { powershellScript } from './powershell.js';
 
-export type Shell = 'bash' | 'zsh' | 'fish';
+export type Shell = 'bash' | 'zsh' | 'fish' | 'powershell';
 
 export function completionScript(program: Command, shell: Shell, version: string): string {
   const tree = completionTree(program);
@@ -25,5 +26,7 @@ export function completionScript(program: Command, shell: Shell, version: string
       return zshScript(tree, header);
     case 'fish':
       return fishScript(tree, header);
+    case 'powershell':
+      return powershellScript(tree, header);
   }
 }

@@ -3,8 +3,7 @@
  * is stored, and defaults. One JSON file under the XDG config directory,
  * rewritten atomically so a crash never leaves half a file.
  */
-import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { configFile } from './paths.js';
 import { withFileLock } from './file-lock.js';
 import { CliError } from '../errors.js';
@@ -21,6 +20,8 @@ export interface ProfileConfig {
   region?: string;
   /** OAuth app client id, for `msgctl login`. */
   client_id?: string;
+  /** Scopes of the OAuth session (space-separated); not a secret, so not in the keychain. */
+  scope?: string;
   /** Root of the OAuth server ({auth_url}), when it is not the API's origin. */
   auth_url?: string;
   organization?: { id: string; name: string };
@@ -41,6 +42,8 @@ export class ConfigStore {
 
   static async load(env: Env): Promise<ConfigStore> {
     const path = configFile(env);
+    // Windows: read an older msgctl's config from its old folder, once (src/config/migrate.ts).
+    if (process.platform === 'win32') await (await import('./migrate.js')).migrateLegacyConfig(env);
     return new ConfigStore(path, await readConfig(path));
   }
 
@@ -90,16 +93,9 @@ export class ConfigStore {
   }
 
   private async save(): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
-    const handle = await open(tmp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, this.path);
+    // Temp file + flush + replace, retried while Windows reports the file busy (src/util/replace-file.ts).
+    const { writeFileAtomic } = await import('../util/replace-file.js');
+    await writeFileAtomic(this.path, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
   }
 }
 

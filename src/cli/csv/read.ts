@@ -14,10 +14,11 @@
  * records (1 = first record after the header, blank lines skipped), which is
  * what the service's `rows` count means.
  */
-import { createReadStream } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { UsageError } from '../errors.js';
+import { openRegularFile } from '../util/input-file.js';
+import { canonicalTextStream } from '../util/text-decode.js';
 import { decodeText, detectDelimiter, peekHead, readProblem, sourceLabel, type Head } from './source.js';
 
 export interface CsvRow {
@@ -156,13 +157,24 @@ async function* dataRows(
 }
 
 /**
+ * A CSV path as a stream of canonical text (UTF-8, no BOM, LF): a regular file
+ * only, so a FIFO or device is refused instead of blocking or reading forever.
+ */
+export async function openCsvFile(path: string, label: string): Promise<NodeJS.ReadableStream> {
+  const { handle } = await openRegularFile(path, label);
+  const canonical = canonicalTextStream();
+  pipeline(handle.createReadStream(), canonical, () => {});
+  return canonical;
+}
+
+/**
  * Opens a CSV file (a path) or stream and reads its header. Throws a
  * UsageError when the input cannot be read, is empty, binary, not UTF-8 or has
  * no header row.
  */
 export async function openCsv(source: string | NodeJS.ReadableStream, options: CsvReadOptions = {}): Promise<CsvFile> {
   const label = options.label ?? sourceLabel(source);
-  const input = typeof source === 'string' ? createReadStream(source) : source;
+  const input = typeof source === 'string' ? await openCsvFile(source, label) : source;
   const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   let head: Head;
   let delimiter: string;

@@ -3,8 +3,8 @@
  * decoding, and sniffing the delimiter from the header line before csv-parse
  * is set up.
  */
-import { TextDecoder } from 'node:util';
 import { UsageError } from '../errors.js';
+import { decoderFor } from '../util/text-decode.js';
 
 /** Enough for any real header line; detection only looks at the first line. */
 const HEAD_BYTES = 64 * 1024;
@@ -16,11 +16,6 @@ export function sourceLabel(source: string | NodeJS.ReadableStream): string {
 
 function toBuffer(chunk: Buffer | string): Buffer {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-}
-
-/** Byte-order marks decide the encoding; everything else must be UTF-8. */
-function encodingOf(head: Buffer): 'utf-8' | 'utf-16le' {
-  return head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : 'utf-8';
 }
 
 const NOT_UTF8_HINT = 'Save the file as "CSV UTF-8" (Excel: File > Save As > CSV UTF-8).';
@@ -78,7 +73,7 @@ export async function peekHead(source: AsyncIterator<Buffer | string>, label: st
   const chunks: Buffer[] = [];
   let size = 0;
   let text = '';
-  let decoder: TextDecoder | undefined;
+  let decoder: ReturnType<typeof decoderFor> | undefined;
   try {
     while (size < HEAD_BYTES && !hasCompleteFirstLine(text)) {
       const next = await source.next();
@@ -86,7 +81,7 @@ export async function peekHead(source: AsyncIterator<Buffer | string>, label: st
       const chunk = toBuffer(next.value);
       chunks.push(chunk);
       size += chunk.length;
-      decoder ??= new TextDecoder(encodingOf(chunk), { fatal: true });
+      decoder ??= decoderFor(chunk);
       text += decoder.decode(chunk, { stream: true });
     }
   } catch (error) {
@@ -109,7 +104,7 @@ export async function* decodeText(
 ): AsyncGenerator<string> {
   const first = head[0];
   if (first === undefined) return;
-  const decoder = new TextDecoder(encodingOf(first), { fatal: true });
+  const decoder = decoderFor(first);
   const decode = (chunk: Buffer, stream: boolean): string => {
     try {
       return decoder.decode(chunk, { stream });

@@ -10,7 +10,7 @@
  * unless --keep-formulas asks for the service's bytes as they are.
  */
 import { constants } from 'node:fs';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { lstat, open, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import type { Context } from '../context.js';
@@ -67,9 +67,11 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
   const handle = await openPartial(partial);
   try {
     await copyTo(handle.createWriteStream({ flush: true }), {});
-    await rename(partial, output);
+    // On Windows the target may be open in Excel: retried, then kept as .partial with a hint.
+    const { replaceFile } = await import('../util/replace-file.js');
+    await replaceFile(partial, output, { keepTempOnFailure: true });
   } catch (err) {
-    await unlink(partial).catch(() => undefined);
+    if ((err as Error).name !== 'FileInUseError') await unlink(partial).catch(() => undefined);
     throw err;
   }
   ctx.out.info(`Saved export ${id} to ${output}.`);

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { choices, examples, type Act } from '../kit.js';
 
 /** Kept here (not imported from src/completion) so `msgctl --help` loads no generator code. */
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 type Shell = (typeof SHELLS)[number];
 
@@ -22,8 +22,8 @@ export async function run(ctx: Context, opts: CompletionOptions): Promise<void> 
 export function registerCompletion(program: Command, act: Act): void {
   const completion = program
     .command('completion')
-    .description('Print a shell completion script for bash, zsh or fish (commands, flags and fixed flag values)')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').argParser(choices(SHELLS)))
+    .description('Print a shell completion script for bash, zsh, fish or PowerShell (commands, flags and fixed flag values)')
+    .addArgument(new Argument('<shell>', 'bash, zsh, fish or powershell').argParser(choices(SHELLS)))
     .action(act((ctx, shell: Shell) => run(ctx, { shell, program: rootOf(completion) })));
   completion.addHelpText(
     'after',
@@ -34,6 +34,8 @@ Install:
   zsh   msgctl completion zsh > "\${fpath[1]}/_msgctl"   (or any directory in $fpath; then: compinit)
         or in ~/.zshrc after compinit:  source <(msgctl completion zsh)
   fish  msgctl completion fish > ~/.config/fish/completions/msgctl.fish
+  PowerShell (5.1 and 7), in your profile (notepad $PROFILE):
+        msgctl completion powershell | Out-String | Invoke-Expression
 
 The script holds msgctl's commands and flags as of its version: regenerate it after upgrading.`,
   );
@@ -41,6 +43,7 @@ The script holds msgctl's commands and flags as of its version: regenerate it af
     'source <(msgctl completion bash)',
     'msgctl completion zsh > "${fpath[1]}/_msgctl"',
     'msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
+    'msgctl completion powershell | Out-String | Invoke-Expression',
   ]);
 }
 
