@@ -22,7 +22,7 @@ function attributes(files: string[]): Map<string, Record<string, string>> {
 
 describe.skipIf(!existsSync(join(root, '.git')))('.gitattributes', () => {
   it('checks out scripts and sources with LF whatever core.autocrlf says', () => {
-    const attrs = attributes(['.ci/run', 'scripts/with-keyring.sh', 'scripts/build.mjs', 'src/cli.ts', 'docs/platforms.md']);
+    const attrs = attributes(['.ci/run', 'scripts/with-keyring.sh', 'scripts/build.mjs', 'src/cli/cli.ts', 'docs/platforms.md']);
     for (const [file, a] of attrs) {
       expect(a.eol, file).toBe('lf');
       expect(a.text, file).not.toBe('unset');

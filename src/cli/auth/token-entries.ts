@@ -17,7 +17,7 @@
  * This wraps a SecretStore, so every caller keeps calling get/set/delete with
  * the whole credential JSON.
  */
-import type { SecretStore } from './secret-store.js';
+import type { SecretStore } from './secret-store-types.js';
 
 export const REFRESH_ENTRY_PREFIX = 'oauth-refresh-token:';
 
