@@ -4,6 +4,7 @@
  */
 import { execa, type Options } from 'execa';
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/start.js';
@@ -74,4 +75,22 @@ export function jsonLines<T = any>(stdout: string): T[] {
         throw new Error(`not a JSON line: ${line}`);
       }
     });
+}
+
+/**
+ * Resolves once process `pid` catches SIGINT and SIGTERM (msgctl's main() installs
+ * both before any work), so a test's signal reaches msgctl and not Node's default
+ * action — on a loaded machine start-up alone can outlast a fixed delay. Linux reads
+ * the caught-signal mask from /proc; elsewhere a fixed wait is the best there is.
+ */
+export async function untilSignalsHandled(pid: number, timeoutMs = 15_000): Promise<void> {
+  if (process.platform !== 'linux') return new Promise((resolve) => setTimeout(resolve, 1500));
+  const wanted = (1n << 1n) | (1n << 14n); // bits of SIGINT (2) and SIGTERM (15)
+  for (const start = Date.now(); Date.now() - start < timeoutMs; ) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const caught = /^SigCgt:\s*([0-9a-f]+)/m.exec(status)?.[1];
+    if (caught && (BigInt(`0x${caught}`) & wanted) === wanted) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`process ${pid} never installed its signal handlers`);
 }
