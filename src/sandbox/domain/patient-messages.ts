@@ -185,9 +185,9 @@ function checkReachable(patient: Pick<PatientRecord, 'phone' | 'email' | 'optedO
 
 /** The patient conversation for this patient, clinic number and channel (docs/sandbox.md). */
 export function findConversation(sb: SandboxContext, patient: PatientRecord, number: PhoneNumberRecord, channel: Channel) {
-  return sb.db.conversations.find(
-    (c) => c.type === 'patient' && c.patientId === patient.id && c.phoneNumberId === number.id && c.channel === channel,
-  );
+  return sb.db.conversations
+    .where('patient_id = ? AND phone_number_id = ? AND channel = ?', [patient.id, number.id, channel])
+    .find((c) => c.type === 'patient');
 }
 
 export function findOrStartConversation(

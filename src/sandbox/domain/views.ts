@@ -13,8 +13,7 @@ export function patientName(p: Pick<PatientRecord, 'first_name' | 'last_name' | 
 }
 
 export function patientView(sb: SandboxContext, p: PatientRecord, matchedBy: Patient['matched_by'] = null): Patient {
-  let conversationCount = 0;
-  for (const c of sb.db.conversations.values()) if (c.patientId === p.id) conversationCount++;
+  const conversationCount = sb.db.conversations.count('patient_id = ?', [p.id]);
   return {
     id: p.id,
     first_name: p.first_name,

@@ -59,7 +59,8 @@ export function pageOf<T extends { id: string }, V>(
   sb: SandboxContext,
   req: ApiRequest,
   list: string,
-  sorted: Iterable<T>,
+  /** The rows in order, or a function giving the rows after a cursor's position (a SQL range). */
+  sorted: Iterable<T> | ((after: { key: number | string; id: string } | null) => Iterable<T>),
   keyOf: (row: T) => number | string,
   view: (row: T) => V,
   direction: 'asc' | 'desc' = 'asc',
@@ -70,7 +71,8 @@ export function pageOf<T extends { id: string }, V>(
   const data: V[] = [];
   let last: T | null = null;
   let hasMore = false;
-  for (const row of sorted) {
+  const rows = typeof sorted === 'function' ? sorted(cursor ? { key: cursor.key, id: cursor.id } : null) : sorted;
+  for (const row of rows) {
     if (cursor && !isAfter(keyOf(row), row.id, cursor.key, cursor.id, direction)) continue;
     if (data.length === limit) {
       hasMore = true;

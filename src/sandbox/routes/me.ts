@@ -114,10 +114,11 @@ function validBody(raw: unknown): string {
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
-/** A message's place in time as a string that sorts like (createdMs, seq). */
-const position = (m: MessageRecord) => `${pad(m.createdMs, 15)}:${pad(m.seq, 12)}`;
-/** The same place, but sorting latest first. */
-const reversePosition = (m: MessageRecord) => `${pad(1e15 - m.createdMs, 15)}:${pad(1e12 - m.seq, 12)}`;
+/** A message's place in time as a string that sorts like (createdMs, id): creation time, id as tiebreaker (§4.12). */
+const position = (m: MessageRecord) => `${pad(m.createdMs, 15)}:${m.id}`;
+/** The same place, but sorting latest first (each hex digit of the id complemented). */
+const reversePosition = (m: MessageRecord) => `${pad(1e15 - m.createdMs, 15)}:${complement(m.id)}`;
+const complement = (id: string) => id.replace(/[0-9a-f]/g, (d) => (15 - parseInt(d, 16)).toString(16));
 
 function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   const p = req.principal;

@@ -13,6 +13,7 @@ import {
   deletePatient,
   findPatient,
   orgPatients,
+  rosterAfter,
   updatePatient,
   validatePatientFields,
 } from '../domain/patients.js';
@@ -55,10 +56,8 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
         if (!normalized.ok) throw problems.validation([{ path: 'phone', code: 'invalid', message: `phone is not a usable phone number: ${normalized.reason}.` }]);
         phone = normalized.e164;
       }
-      const rows = orgPatients(sb, req.principal.orgId).filter(
-        (p) => (phone === undefined || p.phone === phone) && (mrn === undefined || p.mrn === mrn),
-      );
       const list = `patients:${phone ?? ''}:${mrn ?? ''}`;
+      const rows = (after: { key: number | string; id: string } | null) => rosterAfter(sb, req.principal.orgId, { phone, mrn }, after);
       return { status: 200, body: pageOf(sb, req, list, rows, (p) => p.created_at, (p) => patientView(sb, p)) };
     },
   });

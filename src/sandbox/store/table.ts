@@ -1,107 +1,168 @@
 /**
- * An insertion-ordered collection of records keyed by id. Tables are created
- * on demand by name, so each sandbox domain declares its own without editing
- * a central schema; the store persists every table generically.
+ * One SQL table of records (see schema.ts): `id`, `data` (the record as
+ * JSON) and generated columns for what is queried. Rows handed out are
+ * plain objects that domain code changes in place, as it always has: the
+ * table remembers what it handed out in the current unit of work (one turn
+ * of the event loop, or until `store.settle()`), and writes back every row
+ * whose JSON changed. While an object handed out is still referenced
+ * anywhere (a weak map), reading its id again gives that same object, so a
+ * worker or test holding a record sees what others wrote through it. A
+ * record changed in place in a later turn must be read again (or `put`) in
+ * that turn to be saved.
  */
-interface SecondaryIndex<T> {
-  keyOf: (row: T) => string | null;
-  ids: Map<string, Set<string>>;
-  keyById: Map<string, string | null>;
+import type { SQLInputValue } from 'node:sqlite';
+import type { SandboxStore } from './store.js';
+
+interface Handed<T> {
+  ref: WeakRef<T & object>;
+  /** The JSON last written for this row: a different stringify means it changed. */
+  json: string;
+}
+
+interface StoredRow {
+  id: string;
+  data: string;
 }
 
 export class Table<T extends { id: string }> {
-  private readonly rows = new Map<string, T>();
-  private readonly indexes = new Map<string, SecondaryIndex<T>>();
+  /** Rows handed out in this unit of work (held strongly until it ends). */
+  private handed = new Map<string, { row: T; entry: Handed<T> }>();
+  /** Every handed-out row still referenced somewhere, by id. */
+  private readonly live = new Map<string, Handed<T>>();
+  private readonly gone = new FinalizationRegistry<{ id: string; entry: Handed<T> }>(({ id, entry }) => {
+    if (this.live.get(id) === entry) this.live.delete(id);
+  });
+
+  constructor(
+    private readonly store: SandboxStore,
+    readonly name: string,
+  ) {}
 
   get size(): number {
-    return this.rows.size;
+    return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name}`).get() as { n: number }).n);
   }
 
   get(id: string): T | undefined {
-    return this.rows.get(id);
+    const known = this.handed.get(id) ?? this.keep(id);
+    if (known) return known.row;
+    const stored = this.store.statement(`SELECT id, data FROM ${this.name} WHERE id = ?`).get(id) as StoredRow | undefined;
+    return stored ? this.adopt(stored) : undefined;
   }
 
   insert(row: T): T {
-    if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.rows.set(row.id, row);
-    this.reindex(row);
-    return row;
+    this.store.beginWrite();
+    const json = JSON.stringify(row);
+    try {
+      this.store.statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?)`).run(row.id, json);
+    } catch (err) {
+      if ((err as { errcode?: number }).errcode === 1555) throw new Error(`duplicate id ${row.id}`);
+      throw err;
+    }
+    return this.remember(row, json);
   }
 
-  /** Replaces or inserts. Call it after changing a row in place, so indexes follow. */
+  /** Replaces or inserts (insertion order is kept for an existing id). */
   put(row: T): T {
-    this.rows.set(row.id, row);
-    this.reindex(row);
-    return row;
+    this.store.beginWrite();
+    const json = JSON.stringify(row);
+    this.store
+      .statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
+      .run(row.id, json);
+    return this.remember(row, json);
   }
 
   delete(id: string): boolean {
-    for (const index of this.indexes.values()) moveKey(index, id, null);
-    return this.rows.delete(id);
+    this.store.beginWrite();
+    this.handed.delete(id);
+    this.live.delete(id);
+    return Number(this.store.statement(`DELETE FROM ${this.name} WHERE id = ?`).run(id).changes) > 0;
   }
 
-  /**
-   * A lookup by a derived key (null: not indexed), kept current on every
-   * insert, put, delete and load, so finding rows by a field costs the rows
-   * found rather than a scan of the table. Rows come back in insertion order.
-   */
-  index(name: string, keyOf: (row: T) => string | null): (key: string) => T[] {
-    let index = this.indexes.get(name);
-    if (!index) {
-      index = { keyOf, ids: new Map(), keyById: new Map() };
-      this.indexes.set(name, index);
-      for (const row of this.rows.values()) moveKey(index, row.id, keyOf(row));
-    }
-    const found = index;
-    return (key) => [...(found.ids.get(key) ?? [])].map((id) => this.rows.get(id)!);
-  }
-
-  private reindex(row: T): void {
-    for (const index of this.indexes.values()) moveKey(index, row.id, index.keyOf(row));
-  }
-
+  /** Every row in insertion order, read lazily. */
   values(): IterableIterator<T> {
-    return this.rows.values();
+    return this.query('1', [], 'rowid');
   }
 
   find(predicate: (row: T) => boolean): T | undefined {
-    for (const row of this.rows.values()) if (predicate(row)) return row;
+    for (const row of this.values()) if (predicate(row)) return row;
     return undefined;
   }
 
   filter(predicate: (row: T) => boolean): T[] {
     const out: T[] = [];
-    for (const row of this.rows.values()) if (predicate(row)) out.push(row);
+    for (const row of this.values()) if (predicate(row)) out.push(row);
     return out;
   }
 
+  /**
+   * Rows matching a SQL condition over this table's columns (schema.ts), in
+   * `orderBy` order, read lazily: a page stops reading once it is full.
+   */
+  *query(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): Generator<T, undefined, undefined> {
+    const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
+    // A fresh statement per walk: two walks of the same query may be open at once.
+    for (const stored of this.store.prepare(sql).iterate(...params)) yield this.adopt(stored as unknown as StoredRow);
+    return undefined;
+  }
+
+  /** Like query(), all at once. */
+  where(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): T[] {
+    return [...this.query(condition, params, orderBy, limit)];
+  }
+
+  count(condition: string, params: SQLInputValue[]): number {
+    return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name} WHERE ${condition}`).get(...params) as { n: number }).n);
+  }
+
   toJSON(): T[] {
-    return [...this.rows.values()];
+    return [...this.values()];
   }
 
-  load(rows: T[]): void {
-    this.rows.clear();
-    for (const index of this.indexes.values()) {
-      index.ids.clear();
-      index.keyById.clear();
+  /** Writes back rows changed in place since they were handed out. */
+  writeBack(): void {
+    for (const { row, entry } of this.handed.values()) {
+      const json = JSON.stringify(row);
+      if (json === entry.json) continue;
+      this.store.beginWrite();
+      this.store.statement(`UPDATE ${this.name} SET data = ? WHERE id = ?`).run(json, row.id);
+      entry.json = json;
     }
-    for (const row of rows) this.put(row);
   }
-}
 
-function moveKey<T>(index: SecondaryIndex<T>, id: string, key: string | null): void {
-  const old = index.keyById.get(id) ?? null;
-  if (old === key && index.keyById.has(id)) return;
-  if (old !== null) {
-    const set = index.ids.get(old);
-    set?.delete(id);
-    if (set && set.size === 0) index.ids.delete(old);
+  /** Ends the unit of work: later reads parse fresh objects. */
+  release(): void {
+    this.handed.clear();
   }
-  if (key === null) index.keyById.delete(id);
-  else {
-    index.keyById.set(id, key);
-    let set = index.ids.get(key);
-    if (!set) index.ids.set(key, (set = new Set()));
-    set.add(id);
+
+  private adopt(stored: StoredRow): T {
+    const known = this.handed.get(stored.id) ?? this.keep(stored.id);
+    if (known) return known.row;
+    return this.remember(JSON.parse(stored.data) as T, stored.data);
+  }
+
+  /** A row handed out in an earlier unit of work and still referenced: hand out the same object again. */
+  private keep(id: string): { row: T; entry: Handed<T> } | undefined {
+    const entry = this.live.get(id);
+    const row = entry?.ref.deref();
+    if (!entry || !row) return undefined;
+    const held = { row, entry };
+    this.handed.set(id, held);
+    this.store.touch();
+    return held;
+  }
+
+  private remember(row: T, json: string): T {
+    const old = this.live.get(row.id);
+    if (old?.ref.deref() === row) {
+      old.json = json;
+      this.handed.set(row.id, { row, entry: old });
+    } else {
+      const entry: Handed<T> = { ref: new WeakRef(row as T & object), json };
+      this.live.set(row.id, entry);
+      this.gone.register(row as T & object, { id: row.id, entry });
+      this.handed.set(row.id, { row, entry });
+    }
+    this.store.touch();
+    return row;
   }
 }
