@@ -18,6 +18,11 @@ import { Table } from './table.js';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
+/** A --data file that cannot be used (wrong kind of file, unwritable path): a usage problem, exit 2. */
+export class SandboxDataError extends Error {
+  override readonly name = 'SandboxDataError';
+}
+
 export class SandboxStore {
   readonly sql: DatabaseSync;
   private readonly tables = new Map<string, Table<{ id: string }>>();
@@ -33,10 +38,14 @@ export class SandboxStore {
   /** `file` null: an in-memory database. */
   constructor(readonly file: string | null = null) {
     if (file) refuseNonSqlite(file);
-    this.sql = openDatabase(file ?? ':memory:');
-    if (file) {
-      this.sql.exec('PRAGMA journal_mode = WAL');
-      this.sql.exec('PRAGMA synchronous = FULL');
+    try {
+      this.sql = openDatabase(file ?? ':memory:');
+      if (file) {
+        this.sql.exec('PRAGMA journal_mode = WAL');
+        this.sql.exec('PRAGMA synchronous = FULL');
+      }
+    } catch (err) {
+      throw new SandboxDataError(`Cannot open --data ${file}: ${(err as Error).message} (its directory must exist and be writable).`);
     }
     this.sql.exec('CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)');
     const row = this.sql.prepare("SELECT value FROM counters WHERE name = 'seq'").get() as { value: number } | undefined;
@@ -138,7 +147,7 @@ function refuseNonSqlite(file: string): void {
     fd = openSync(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new Error(`Cannot open sandbox data ${file}: ${(err as Error).message}`);
+    throw new SandboxDataError(`Cannot open --data ${file}: ${(err as Error).message}`);
   }
   const head = Buffer.alloc(16);
   let read: number;
@@ -149,7 +158,7 @@ function refuseNonSqlite(file: string): void {
   }
   if (read === 0 || head.toString('latin1') === SQLITE_MAGIC) return;
   const looksJson = head.toString('utf8').trimStart().startsWith('{');
-  throw new Error(
+  throw new SandboxDataError(
     looksJson
       ? `${file} is a JSON snapshot from an older msgctl sandbox; the sandbox now keeps its data in SQLite. ` +
           'Start with a new --data file (the old file is left as it is).'
