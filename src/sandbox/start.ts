@@ -47,7 +47,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   (sb as SandboxContext & { credentials?: SeededCredentials }).credentials = credentials;
   // The seed is committed before the server answers anything.
   store.settle();
-  sb.durable = async () => store.settle();
+  sb.durable = () => store.durable();
 
   const app = await buildApp(sb);
   await app.listen({ host: '127.0.0.1', port: options.port });

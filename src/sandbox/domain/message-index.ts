@@ -86,12 +86,26 @@ function where(scope: MessageScope, window: Window): { sql: string; params: SQLI
   return { sql: parts.join(' AND '), params };
 }
 
-/** Messages of a scope within a window, oldest first (`asc`) or newest first, read lazily. */
-export function walkMessages(sb: SandboxContext, scope: MessageScope, window: Window, order: 'asc' | 'desc'): Generator<MessageRecord, undefined, undefined> {
-  if (scope.conversationIds?.length === 0) return (function* () {})() as Generator<MessageRecord, undefined, undefined>;
-  const { sql, params } = where(scope, window);
+/**
+ * Messages of a scope within a window, oldest first (`asc`) or newest first,
+ * read in growing chunks (each one index range from where the last ended),
+ * so a page that stops early reads little, and a filter that skips many
+ * rows still reads them in bulk.
+ */
+export function* walkMessages(sb: SandboxContext, scope: MessageScope, window: Window, order: 'asc' | 'desc'): Generator<MessageRecord, undefined, undefined> {
+  if (scope.conversationIds?.length === 0) return undefined;
   const dir = order === 'asc' ? 'ASC' : 'DESC';
-  return sb.db.messages.query(sql, params, `created_ms ${dir}, id ${dir}`);
+  let chunk = 64;
+  let rest = window;
+  for (;;) {
+    const { sql, params } = where(scope, rest);
+    const rows = sb.db.messages.where(sql, params, `created_ms ${dir}, id ${dir}`, chunk);
+    yield* rows;
+    if (rows.length < chunk) return undefined;
+    const last = rows[rows.length - 1]!;
+    rest = narrow(window, after({ ms: last.createdMs, id: last.id }, order));
+    chunk = Math.min(chunk * 2, 2048);
+  }
 }
 
 /** Each conversation's latest message position within a scope and window (conversations with none are absent). */

@@ -124,7 +124,8 @@ export function rosterAfter(
   orgId: string,
   only: { phone?: string; mrn?: string },
   after: { key: number | string; id: string } | null,
-): Iterable<PatientRecord> {
+  limit: number,
+): PatientRecord[] {
   let sql = 'org_id = ? AND deleted_at IS NULL';
   const params: (string | number)[] = [orgId];
   if (only.phone !== undefined) {
@@ -139,7 +140,7 @@ export function rosterAfter(
     sql += ' AND (created_at, id) > (?, ?)';
     params.push(String(after.key), after.id);
   }
-  return sb.db.patients.query(sql, params, 'created_at, id');
+  return sb.db.patients.where(sql, params, 'created_at, id', limit);
 }
 
 export function byCreation(a: PatientRecord, b: PatientRecord): number {

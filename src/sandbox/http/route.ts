@@ -60,7 +60,7 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
       const holdMs = (request as { holdMs?: number }).holdMs;
       const run = async () => {
         if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
-        return spec.handler(apiRequest, sb);
+        return spec.method === 'GET' ? sb.store.reading(() => spec.handler(apiRequest, sb)) : spec.handler(apiRequest, sb);
       };
       // Idempotency keys belong to the organization (as with Stripe's per-account keys), not to
       // one credential: a retry after an OAuth refresh or a key rotation must still replay.

@@ -5,8 +5,8 @@
  * domain functions. Single-threaded and synchronous, so no locking is needed.
  *
  * Writes of one turn of the event loop share a transaction, committed at the
- * end of the turn or by `settle()`, which the HTTP layer calls before it
- * answers a write. With a file the journal is WAL with synchronous=FULL: a
+ * end of the turn (`settle()`); the HTTP layer awaits `durable()` (that
+ * commit) before it answers a write. With a file the journal is WAL with synchronous=FULL: a
  * committed write is on disk, and a crash (even kill -9) loses nothing that
  * was answered and leaves nothing half-written.
  */
@@ -34,6 +34,10 @@ export class SandboxStore {
   private settleScheduled = false;
   private closed = false;
   private readonly listeners = new Set<() => void>();
+  /** Statements for lazy walks not in use (a walk borrows one; two walks of one query need two). */
+  private readonly idle = new Map<string, StatementSync[]>();
+  private readingDepth = 0;
+  private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
   /** `file` null: an in-memory database. */
   constructor(readonly file: string | null = null) {
@@ -80,7 +84,7 @@ export class SandboxStore {
 
   /** Call after changing rows in place: they are written back now. */
   changed(): void {
-    for (const table of this.tables.values()) table.writeBack();
+    for (const table of this.tables.values()) table.writeBack(true);
     for (const listener of this.listeners) listener();
   }
 
@@ -98,6 +102,46 @@ export class SandboxStore {
 
   prepare(sql: string): StatementSync {
     return this.sql.prepare(sql);
+  }
+
+  borrow(sql: string): StatementSync {
+    return this.idle.get(sql)?.pop() ?? this.sql.prepare(sql);
+  }
+
+  giveBack(sql: string, statement: StatementSync): void {
+    let list = this.idle.get(sql);
+    if (!list) this.idle.set(sql, (list = []));
+    if (list.length < 4) list.push(statement);
+  }
+
+  /**
+   * Runs a read-only request handler (GET): rows it reads are not compared
+   * for in-place changes at the end of the unit of work (changed() still
+   * writes back everything), which would cost a stringify per row served.
+   */
+  reading<T>(fn: () => T): T {
+    this.readingDepth++;
+    try {
+      return fn();
+    } finally {
+      this.readingDepth--;
+    }
+  }
+
+  isReading(): boolean {
+    return this.readingDepth > 0;
+  }
+
+  /**
+   * Resolves once everything written so far is committed (on disk with a
+   * file). Requests finishing in the same turn share one commit: four
+   * concurrent writers cost one fsync per turn, not one each.
+   */
+  durable(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.touch();
+    });
   }
 
   beginWrite(): void {
@@ -118,7 +162,19 @@ export class SandboxStore {
   settle(): void {
     this.settleScheduled = false;
     if (this.closed) return;
-    for (const table of this.tables.values()) table.writeBack();
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      this.commit();
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+      throw err;
+    }
+    for (const w of waiters) w.resolve();
+  }
+
+  private commit(): void {
+    for (const table of this.tables.values()) table.writeBack(false);
     if (this.seqDirty) {
       this.beginWrite();
       this.statement("INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value").run(this.seq);

@@ -25,8 +25,12 @@ interface StoredRow {
 }
 
 export class Table<T extends { id: string }> {
-  /** Rows handed out in this unit of work (held strongly until it ends). */
-  private handed = new Map<string, { row: T; entry: Handed<T> }>();
+  /**
+   * Rows handed out in this unit of work (held strongly until it ends).
+   * `reading`: handed out inside store.reading() (a GET), so the end of the
+   * unit of work does not stringify it to look for changes; changed() does.
+   */
+  private handed = new Map<string, { row: T; entry: Handed<T>; reading: boolean }>();
   /** Every handed-out row still referenced somewhere, by id. */
   private readonly live = new Map<string, Handed<T>>();
   private readonly gone = new FinalizationRegistry<{ id: string; entry: Handed<T> }>(({ id, entry }) => {
@@ -44,7 +48,7 @@ export class Table<T extends { id: string }> {
 
   get(id: string): T | undefined {
     const known = this.handed.get(id) ?? this.keep(id);
-    if (known) return known.row;
+    if (known) return this.held(known);
     const stored = this.store.statement(`SELECT id, data FROM ${this.name} WHERE id = ?`).get(id) as StoredRow | undefined;
     return stored ? this.adopt(stored) : undefined;
   }
@@ -52,6 +56,7 @@ export class Table<T extends { id: string }> {
   insert(row: T): T {
     this.store.beginWrite();
     const json = JSON.stringify(row);
+    this.handed.delete(row.id);
     try {
       this.store.statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?)`).run(row.id, json);
     } catch (err) {
@@ -65,6 +70,7 @@ export class Table<T extends { id: string }> {
   put(row: T): T {
     this.store.beginWrite();
     const json = JSON.stringify(row);
+    this.handed.delete(row.id);
     this.store
       .statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
       .run(row.id, json);
@@ -100,14 +106,20 @@ export class Table<T extends { id: string }> {
    */
   *query(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): Generator<T, undefined, undefined> {
     const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
-    // A fresh statement per walk: two walks of the same query may be open at once.
-    for (const stored of this.store.prepare(sql).iterate(...params)) yield this.adopt(stored as unknown as StoredRow);
+    const statement = this.store.borrow(sql);
+    try {
+      for (const stored of statement.iterate(...params)) yield this.adopt(stored as unknown as StoredRow);
+    } finally {
+      this.store.giveBack(sql, statement);
+    }
     return undefined;
   }
 
-  /** Like query(), all at once. */
+  /** Like query(), all at once (one step through SQLite: about twice as fast per row as a lazy walk). */
   where(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): T[] {
-    return [...this.query(condition, params, orderBy, limit)];
+    const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
+    const rows = this.store.statement(sql).all(...params) as unknown as StoredRow[];
+    return rows.map((stored) => this.adopt(stored));
   }
 
   count(condition: string, params: SQLInputValue[]): number {
@@ -118,9 +130,10 @@ export class Table<T extends { id: string }> {
     return [...this.values()];
   }
 
-  /** Writes back rows changed in place since they were handed out. */
-  writeBack(): void {
-    for (const { row, entry } of this.handed.values()) {
+  /** Writes back rows changed in place since they were handed out (`all`: those read by a GET too). */
+  writeBack(all: boolean): void {
+    for (const { row, entry, reading } of this.handed.values()) {
+      if (reading && !all) continue;
       const json = JSON.stringify(row);
       if (json === entry.json) continue;
       this.store.beginWrite();
@@ -136,16 +149,22 @@ export class Table<T extends { id: string }> {
 
   private adopt(stored: StoredRow): T {
     const known = this.handed.get(stored.id) ?? this.keep(stored.id);
-    if (known) return known.row;
+    if (known) return this.held(known);
     return this.remember(JSON.parse(stored.data) as T, stored.data);
   }
 
+  /** A row read again outside a GET may be changed in place: compare it at the end of the unit of work. */
+  private held(known: { row: T; reading: boolean }): T {
+    if (known.reading && !this.store.isReading()) known.reading = false;
+    return known.row;
+  }
+
   /** A row handed out in an earlier unit of work and still referenced: hand out the same object again. */
-  private keep(id: string): { row: T; entry: Handed<T> } | undefined {
+  private keep(id: string): { row: T; entry: Handed<T>; reading: boolean } | undefined {
     const entry = this.live.get(id);
     const row = entry?.ref.deref();
     if (!entry || !row) return undefined;
-    const held = { row, entry };
+    const held = { row, entry, reading: this.store.isReading() };
     this.handed.set(id, held);
     this.store.touch();
     return held;
@@ -153,14 +172,15 @@ export class Table<T extends { id: string }> {
 
   private remember(row: T, json: string): T {
     const old = this.live.get(row.id);
+    const reading = this.store.isReading();
     if (old?.ref.deref() === row) {
       old.json = json;
-      this.handed.set(row.id, { row, entry: old });
+      this.handed.set(row.id, { row, entry: old, reading });
     } else {
       const entry: Handed<T> = { ref: new WeakRef(row as T & object), json };
       this.live.set(row.id, entry);
       this.gone.register(row as T & object, { id: row.id, entry });
-      this.handed.set(row.id, { row, entry });
+      this.handed.set(row.id, { row, entry, reading });
     }
     this.store.touch();
     return row;
