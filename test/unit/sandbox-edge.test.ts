@@ -125,3 +125,32 @@ describe('/_sandbox', () => {
     expect(text.status).toBe(415);
   });
 });
+
+describe('cursors and conversations', () => {
+  it('a cursor whose contents were edited (say, its expiry) is a 400', async () => {
+    const first = await fetch(`${sandbox.current.baseUrl}/patients?page[limit]=1`, { headers: auth() });
+    const cursor = ((await first.json()) as { pagination: { next_cursor: string } }).pagination.next_cursor;
+    expect(cursor).toBeTruthy();
+    const ok = await fetch(`${sandbox.current.baseUrl}/patients?page[limit]=1&page[after]=${encodeURIComponent(cursor)}`, { headers: auth() });
+    expect(ok.status).toBe(200);
+    // Forge: decode whatever JSON the cursor carries, move its time far ahead, re-encode the same way.
+    const [payload, mac] = cursor.split('.');
+    const decoded = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    decoded.t = Date.now() + 365 * 86_400_000;
+    const forged = [Buffer.from(JSON.stringify(decoded)).toString('base64url'), mac].filter(Boolean).join('.');
+    const res = await fetch(`${sandbox.current.baseUrl}/patients?page[limit]=1&page[after]=${encodeURIComponent(forged)}`, { headers: auth() });
+    expect(res.status).toBe(400);
+    expect((await problem(res)).code).toBe('invalid_request');
+  });
+
+  it('seen_at is a timestamp on a conversation nobody has read yet', async () => {
+    const sent = await post('/patient-messages', JSON.stringify({ to: { phone: '+15555550177' }, body: 'hello' }));
+    expect(sent.status).toBe(201);
+    const { message } = (await sent.json()) as { message: { conversation: { id: string } } };
+    const res = await fetch(`${sandbox.current.baseUrl}/patient-conversations/${message.conversation.id}`, { headers: auth() });
+    expect(res.status).toBe(200);
+    const seenAt = ((await res.json()) as { seen_at: unknown }).seen_at;
+    expect(typeof seenAt).toBe('string');
+    expect(Number.isNaN(Date.parse(seenAt as string))).toBe(false);
+  });
+});

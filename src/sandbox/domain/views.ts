@@ -107,7 +107,8 @@ export function patientConversationView(
     created_at: c.created_at,
     last_message_at: c.last_message_at,
     unread_count: extras.unreadCount ?? 0,
-    seen_at: c.seen_at,
+    // Always a timestamp (§2.4 types it so): never read by staff shows the conversation's start.
+    seen_at: c.seen_at ?? c.created_at,
     messages_in_range: extras.messagesInRange ?? null,
     latest_message: extras.latest ?? null,
   };

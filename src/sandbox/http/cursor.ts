@@ -1,9 +1,12 @@
 /**
  * Opaque cursors (api-spec §4.12): the position after the last record served
  * (its ordering key and id), plus when the cursor was made and which list it
- * belongs to, base64url-encoded. Positions, not offsets, so a retried page
- * never skips or repeats a record while new ones arrive. Valid for 24 hours.
+ * belongs to, base64url-encoded and signed (HMAC-SHA256 with a key of this
+ * sandbox world), so neither the position nor the 24-hour expiry can be
+ * edited: a changed cursor is a 400. Positions, not offsets, so a retried
+ * page never skips or repeats a record while new ones arrive.
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LIMITS } from '../../types/api.js';
 import type { SandboxContext } from '../context.js';
 import { problems } from './problem.js';
@@ -19,17 +22,43 @@ export interface CursorPosition {
   extra?: unknown;
 }
 
+const keys = new WeakMap<SandboxContext, Buffer>();
+
+/** One random key per sandbox world, kept with --data so cursors survive a restart. */
+function cursorKey(sb: SandboxContext): Buffer {
+  let key = keys.get(sb);
+  if (!key) {
+    const table = sb.store.table<{ id: string; key: string }>('cursor_keys');
+    const row = table.get('current') ?? table.put({ id: 'current', key: randomBytes(32).toString('base64') });
+    keys.set(sb, (key = Buffer.from(row.key, 'base64')));
+  }
+  return key;
+}
+
+const sign = (sb: SandboxContext, payload: string) => createHmac('sha256', cursorKey(sb)).update(payload).digest();
+
 export function encodeCursor(sb: SandboxContext, pos: CursorPosition): string {
-  return Buffer.from(JSON.stringify({ ...pos, t: sb.clock.now() })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...pos, t: sb.clock.now() })).toString('base64url');
+  return `${payload}.${sign(sb, payload).toString('base64url')}`;
+}
+
+/** The cursor's contents if its signature is this sandbox's, else null (no checks of list or age). */
+export function readSignedCursor(sb: SandboxContext, raw: string): (CursorPosition & { t: number }) | null {
+  const [payload, mac, extra] = raw.split('.');
+  if (!payload || !mac || extra !== undefined) return null;
+  const given = Buffer.from(mac, 'base64url');
+  const expected = sign(sb, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
 }
 
 export function decodeCursor(sb: SandboxContext, raw: string, list: string): CursorPosition {
-  let parsed: CursorPosition & { t: number };
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw problems.invalidRequest('page[after] is not a valid cursor.');
-  }
+  const parsed = readSignedCursor(sb, raw);
+  if (!parsed) throw problems.invalidRequest('page[after] is not a valid cursor (cursors cannot be edited; use next_cursor as given).');
   if (!parsed || typeof parsed !== 'object' || typeof parsed.t !== 'number' || parsed.list !== list) {
     throw problems.invalidRequest('page[after] is not a cursor for this list (the filters must stay the same).');
   }

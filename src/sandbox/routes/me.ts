@@ -16,7 +16,7 @@ import { LIMITS } from '../../types/api.js';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { pageOf } from '../http/cursor.js';
+import { pageOf, readSignedCursor } from '../http/cursor.js';
 import { accessTokens } from '../domain/access-tokens.js';
 import { grantOfAccessToken } from '../domain/oauth-tokens.js';
 import { messageView } from '../domain/views.js';
@@ -139,7 +139,7 @@ function listMyMessages(sb: SandboxContext, req: ApiRequest) {
     return pageOf(sb, req, base, keyed, (r) => r.key, (r) => messageView(sb, r.m));
   }
 
-  const snapshot = snapshotFromCursor(queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
+  const snapshot = snapshotFromCursor(sb, queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
   const rows = sb.db.messages.filter((m) => visible.has(m.conversationId) && m.createdMs >= afterMs && m.seq <= snapshot);
   const latest = new Map<string, MessageRecord>();
   for (const m of rows) {
@@ -157,10 +157,10 @@ function byKey(a: { key: string; id: string }, b: { key: string; id: string }): 
 }
 
 /** The snapshot a group_by=conversation cursor was made at; pageOf then checks the rest of the cursor. */
-function snapshotFromCursor(raw: string | undefined, base: string): number | null {
+function snapshotFromCursor(sb: SandboxContext, raw: string | undefined, base: string): number | null {
   if (!raw) return null;
   try {
-    const list = (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { list?: unknown }).list;
+    const list = readSignedCursor(sb, raw)?.list;
     const match = typeof list === 'string' && list.startsWith(`${base}:snapshot=`) ? /:snapshot=(\d+)$/.exec(list) : null;
     return match ? Number(match[1]) : null;
   } catch {
