@@ -69,7 +69,9 @@ export function startDeliveryWorker(sb: SandboxContext): () => void {
   };
   sb.events.on('message.created', onCreated);
   // Messages left in flight by a previous run (--data) carry on where they were.
-  for (const message of sb.db.messages.where("delivery_status IN ('queued', 'sent', 'delivered')", [])) {
+  // Only messages with a step left: an sms stops at delivered, a secure message at opened.
+  const inFlight = "delivery_status IN ('queued', 'sent') OR (delivery_status = 'delivered' AND channel = 'secure')";
+  for (const message of sb.db.messages.where(inFlight, [])) {
     if (message.delivery && message.senderKind !== 'patient') schedule(sb, message);
   }
   return () => sb.events.off('message.created', onCreated);
