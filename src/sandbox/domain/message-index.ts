@@ -92,10 +92,17 @@ function where(scope: MessageScope, window: Window): { sql: string; params: SQLI
  * so a page that stops early reads little, and a filter that skips many
  * rows still reads them in bulk.
  */
-export function* walkMessages(sb: SandboxContext, scope: MessageScope, window: Window, order: 'asc' | 'desc'): Generator<MessageRecord, undefined, undefined> {
+export function* walkMessages(
+  sb: SandboxContext,
+  scope: MessageScope,
+  window: Window,
+  order: 'asc' | 'desc',
+  /** Rows to read first: a page's size plus one, when every row is likely to be served. */
+  firstChunk = 64,
+): Generator<MessageRecord, undefined, undefined> {
   if (scope.conversationIds?.length === 0) return undefined;
   const dir = order === 'asc' ? 'ASC' : 'DESC';
-  let chunk = 64;
+  let chunk = firstChunk;
   let rest = window;
   for (;;) {
     const { sql, params } = where(scope, rest);

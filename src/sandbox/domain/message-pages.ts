@@ -81,7 +81,7 @@ function pageByMessage(sb: SandboxContext, query: MessageQuery, cursor: MessageC
   const window = cursor ? narrow(query.window, after(cursor.at, query.order)) : query.window;
   const rows: MessageRecord[] = [];
   let hasMore = false;
-  for (const m of walkMessages(sb, { orgId: query.orgId, conversationIds: conversationScope(sb, query) }, window, query.order)) {
+  for (const m of walkMessages(sb, { orgId: query.orgId, conversationIds: conversationScope(sb, query) }, window, query.order, limit + 1)) {
     if (!query.matches(m)) continue;
     if (rows.length === limit) {
       hasMore = true;

@@ -6,7 +6,7 @@
  * edited: a changed cursor is a 400. Positions, not offsets, so a retried
  * page never skips or repeats a record while new ones arrive.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { LIMITS } from '../../types/api.js';
 import type { SandboxContext } from '../context.js';
 import { problems } from './problem.js';
@@ -22,15 +22,15 @@ export interface CursorPosition {
   extra?: unknown;
 }
 
-const keys = new WeakMap<SandboxContext, Buffer>();
+const keys = new WeakMap<SandboxContext, KeyObject>();
 
 /** One random key per sandbox world, kept with --data so cursors survive a restart. */
-function cursorKey(sb: SandboxContext): Buffer {
+function cursorKey(sb: SandboxContext): KeyObject {
   let key = keys.get(sb);
   if (!key) {
     const table = sb.store.table<{ id: string; key: string }>('cursor_keys');
     const row = table.get('current') ?? table.put({ id: 'current', key: randomBytes(32).toString('base64') });
-    keys.set(sb, (key = Buffer.from(row.key, 'base64')));
+    keys.set(sb, (key = createSecretKey(Buffer.from(row.key, 'base64'))));
   }
   return key;
 }

@@ -25,9 +25,11 @@ export const TABLE_SHAPES: Record<string, TableShape> = {
     },
     indexes: {
       roster: 'org_id, created_at, id WHERE deleted_at IS NULL',
-      phone: 'org_id, phone WHERE deleted_at IS NULL',
-      mrn: 'org_id, mrn WHERE deleted_at IS NULL',
-      email: 'org_id, email_key WHERE deleted_at IS NULL',
+      // Ending in (created_at, id), so "oldest first" comes from the index: without it the planner
+      // walks the roster index in order and filters, which costs the whole roster per lookup.
+      phone: 'org_id, phone, created_at, id WHERE deleted_at IS NULL',
+      mrn: 'org_id, mrn, created_at, id WHERE deleted_at IS NULL',
+      email: 'org_id, email_key, created_at, id WHERE deleted_at IS NULL',
     },
   },
   conversations: {
@@ -54,7 +56,7 @@ export const TABLE_SHAPES: Record<string, TableShape> = {
     indexes: {
       timeline: 'org_id, created_ms, id',
       conversation: 'conversation_id, created_ms, id',
-      in_flight: "delivery_status, channel WHERE delivery_status IN ('queued', 'sent', 'delivered')",
+      in_flight: 'delivery_status, channel',
       replies: 'reply_to_id WHERE reply_to_id IS NOT NULL',
     },
   },

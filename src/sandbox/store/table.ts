@@ -24,6 +24,8 @@ interface StoredRow {
   data: string;
 }
 
+const READ_CACHE_ROWS = 2000;
+
 export class Table<T extends { id: string }> {
   /**
    * Rows handed out in this unit of work (held strongly until it ends).
@@ -31,6 +33,12 @@ export class Table<T extends { id: string }> {
    * unit of work does not stringify it to look for changes; changed() does.
    */
   private handed = new Map<string, { row: T; entry: Handed<T>; reading: boolean }>();
+  /**
+   * Rows read by GET handlers, kept across turns (at most READ_CACHE_ROWS,
+   * oldest dropped first) so a long list does not re-read the same
+   * conversation or patient for every page; any write of the id drops it.
+   */
+  private readonly readCache = new Map<string, T>();
   /** Every handed-out row still referenced somewhere, by id. */
   private readonly live = new Map<string, Handed<T>>();
   private readonly gone = new FinalizationRegistry<{ id: string; entry: Handed<T> }>(({ id, entry }) => {
@@ -49,11 +57,16 @@ export class Table<T extends { id: string }> {
   get(id: string): T | undefined {
     const known = this.handed.get(id) ?? this.keep(id);
     if (known) return this.held(known);
+    if (this.store.isReading()) {
+      const cached = this.readCache.get(id);
+      if (cached) return cached;
+    }
     const stored = this.store.statement(`SELECT id, data FROM ${this.name} WHERE id = ?`).get(id) as StoredRow | undefined;
     return stored ? this.adopt(stored) : undefined;
   }
 
   insert(row: T): T {
+    this.readCache.delete(row.id);
     this.store.beginWrite();
     const json = JSON.stringify(row);
     this.handed.delete(row.id);
@@ -68,6 +81,7 @@ export class Table<T extends { id: string }> {
 
   /** Replaces or inserts (insertion order is kept for an existing id). */
   put(row: T): T {
+    this.readCache.delete(row.id);
     this.store.beginWrite();
     const json = JSON.stringify(row);
     this.handed.delete(row.id);
@@ -78,6 +92,7 @@ export class Table<T extends { id: string }> {
   }
 
   delete(id: string): boolean {
+    this.readCache.delete(id);
     this.store.beginWrite();
     this.handed.delete(id);
     this.live.delete(id);
@@ -136,6 +151,7 @@ export class Table<T extends { id: string }> {
       if (reading && !all) continue;
       const json = JSON.stringify(row);
       if (json === entry.json) continue;
+      this.readCache.delete(row.id);
       this.store.beginWrite();
       this.store.statement(`UPDATE ${this.name} SET data = ? WHERE id = ?`).run(json, row.id);
       entry.json = json;
@@ -176,6 +192,11 @@ export class Table<T extends { id: string }> {
     if (old?.ref.deref() === row) {
       old.json = json;
       this.handed.set(row.id, { row, entry: old, reading });
+    } else if (reading) {
+      // Read to answer a GET: nobody keeps it, so no weak reference (a page of a long list would leave thousands).
+      this.handed.set(row.id, { row, entry: { ref: { deref: () => row } as WeakRef<T & object>, json }, reading });
+      if (this.readCache.size >= READ_CACHE_ROWS) this.readCache.delete(this.readCache.keys().next().value!);
+      this.readCache.set(row.id, row);
     } else {
       const entry: Handed<T> = { ref: new WeakRef(row as T & object), json };
       this.live.set(row.id, entry);

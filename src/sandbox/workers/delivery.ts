@@ -70,8 +70,12 @@ export function startDeliveryWorker(sb: SandboxContext): () => void {
   sb.events.on('message.created', onCreated);
   // Messages left in flight by a previous run (--data) carry on where they were.
   // Only messages with a step left: an sms stops at delivered, a secure message at opened.
-  const inFlight = "delivery_status IN ('queued', 'sent') OR (delivery_status = 'delivered' AND channel = 'secure')";
-  for (const message of sb.db.messages.where(inFlight, [])) {
+  // Each condition alone is a range of the in_flight index (an OR of them would scan the table).
+  const inFlight = [
+    ...sb.db.messages.where("delivery_status IN ('queued', 'sent')", [], 'created_ms, id'),
+    ...sb.db.messages.where("delivery_status = 'delivered' AND channel = 'secure'", [], 'created_ms, id'),
+  ];
+  for (const message of inFlight) {
     if (message.delivery && message.senderKind !== 'patient') schedule(sb, message);
   }
   return () => sb.events.off('message.created', onCreated);
