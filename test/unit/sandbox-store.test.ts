@@ -47,6 +47,26 @@ describe('SandboxStore (SQLite)', () => {
     store.close();
   });
 
+  it('keeps rows read by GETs across turns until a write of that id', () => {
+    const store = new SandboxStore();
+    const table = store.table<Row>('things');
+    table.insert({ id: 'a', phone: '+1' });
+    store.settle();
+    const read = store.reading(() => table.get('a')!);
+    store.settle();
+    expect(store.reading(() => table.get('a'))).toBe(read);
+    // A writer gets its own object; writing it back drops the cached one.
+    const writer = table.get('a')!;
+    writer.phone = '+2';
+    store.changed();
+    store.settle();
+    expect(store.reading(() => table.get('a'))!.phone).toBe('+2');
+    table.put({ id: 'a', phone: '+3' });
+    store.settle();
+    expect(store.reading(() => table.get('a'))!.phone).toBe('+3');
+    store.close();
+  });
+
   it('persists a --data file, seq included, and leaves no side files after close', () => {
     const dir = tempDir();
     const file = join(dir, 'sandbox.db');

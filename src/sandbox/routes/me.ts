@@ -133,14 +133,20 @@ function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   for (const c of sb.db.conversations.values()) if (isVisibleToAdmin(p, c)) visible.add(c.id);
   const base = `me-messages:${p.userId}:${rawAfter ?? ''}:${groupBy}`;
 
+  // The visible conversations' messages in range, from the (conversation_id, created_ms) index.
+  const inRange = (maxSeq: number) =>
+    sb.db.messages.where(
+      'conversation_id IN (SELECT value FROM json_each(?)) AND created_ms >= ? AND seq <= ?',
+      [JSON.stringify([...visible]), Number.isFinite(afterMs) ? afterMs : Number.MIN_SAFE_INTEGER, maxSeq],
+    );
   if (groupBy === 'message') {
-    const rows = sb.db.messages.filter((m) => visible.has(m.conversationId) && m.createdMs >= afterMs);
+    const rows = inRange(Number.MAX_SAFE_INTEGER);
     const keyed = rows.map((m) => ({ id: m.id, key: position(m), m })).sort(byKey);
     return pageOf(sb, req, base, keyed, (r) => r.key, (r) => messageView(sb, r.m));
   }
 
   const snapshot = snapshotFromCursor(sb, queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
-  const rows = sb.db.messages.filter((m) => visible.has(m.conversationId) && m.createdMs >= afterMs && m.seq <= snapshot);
+  const rows = inRange(snapshot);
   const latest = new Map<string, MessageRecord>();
   for (const m of rows) {
     const current = latest.get(m.conversationId);
