@@ -154,3 +154,14 @@ describe('cursors and conversations', () => {
     expect(Number.isNaN(Date.parse(seenAt as string))).toBe(false);
   });
 });
+
+describe('null in a field that is not nullable', () => {
+  it('POST /patient-messages answers 422 not_nullable for channel, from or patient set to null (as POST /campaigns does)', async () => {
+    for (const field of ['channel', 'from', 'patient']) {
+      const res = await post('/patient-messages', JSON.stringify({ to: { phone: '+15555550123' }, body: 'x', [field]: null }));
+      expect(res.status, field).toBe(422);
+      const body = (await problem(res)) as unknown as { field_errors: { path: string; code: string }[] };
+      expect(body.field_errors).toContainEqual(expect.objectContaining({ path: `/${field}`, code: 'not_nullable' }));
+    }
+  });
+});
