@@ -66,6 +66,19 @@ export class Table<T extends { id: string }> {
   }
 
   insert(row: T): T {
+    return this.remember(row, this.insertRow(row));
+  }
+
+  /**
+   * Inserts a row the caller will not change afterwards (bulk loads such as
+   * --seed-messages): it is not remembered, so nothing compares it at the
+   * end of the unit of work.
+   */
+  insertOnly(row: T): void {
+    this.insertRow(row);
+  }
+
+  private insertRow(row: T): string {
     this.readCache.delete(row.id);
     this.store.beginWrite();
     const json = JSON.stringify(row);
@@ -76,7 +89,7 @@ export class Table<T extends { id: string }> {
       if ((err as { errcode?: number }).errcode === 1555) throw new Error(`duplicate id ${row.id}`);
       throw err;
     }
-    return this.remember(row, json);
+    return json;
   }
 
   /** Replaces or inserts (insertion order is kept for an existing id). */
