@@ -4,7 +4,6 @@
  * process, by the tests and benchmarks.
  */
 import { SandboxStore } from './store/store.js';
-import { loadSnapshot, persistOnChange, writeSnapshotAtomically } from './store/persist.js';
 import { Clock } from './clock.js';
 import { SandboxContext, type SandboxOptions } from './context.js';
 import { seedWorld, type SeededCredentials } from './seed.js';
@@ -41,15 +40,14 @@ interface MetaRecord {
 
 export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
   const options: SandboxOptions = { port: 0, seed: 1, rateLimit: 100, timeScale: 1, ...partial };
-  const store = new SandboxStore();
+  const store = new SandboxStore(options.dataFile ?? null);
   const clock = new Clock(options.timeScale);
   const sb = new SandboxContext(store, clock, options);
-  const meta = store.table<MetaRecord>('meta');
 
-  const snapshot = options.dataFile ? await loadSnapshot(options.dataFile) : null;
+  const fresh = store.isEmpty();
+  const meta = store.table<MetaRecord>('meta');
   let credentials: SeededCredentials;
-  if (snapshot) {
-    store.restore(snapshot);
+  if (!fresh) {
     const saved = meta.get('credentials');
     if (!saved) throw new Error(`${options.dataFile} is not a sandbox data file (no credentials).`);
     credentials = saved.credentials;
@@ -59,13 +57,9 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     if (options.seedMessages) seedSyntheticMessages(sb, options.seedMessages);
   }
   sb.credentials = credentials;
-
-  const persistence = options.dataFile ? persistOnChange(store, options.dataFile) : null;
-  if (persistence) {
-    // Write once now, so an unwritable --data path fails at start rather than silently later.
-    await writeSnapshotAtomically(options.dataFile!, store.snapshot());
-    sb.durable = () => persistence.flush();
-  }
+  // The seed is committed before the server answers anything.
+  store.settle();
+  sb.durable = () => store.durable();
 
   const faults = new FaultState(options.recordRequests ?? false);
   const app = await buildApp(sb, faults);
@@ -93,10 +87,8 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     async close() {
       stopWorkers();
       await app.close();
-      if (persistence) {
-        persistence.stop();
-        await persistence.flush();
-      }
+      sb.cancelTimers();
+      store.close();
     },
   };
 }

@@ -58,7 +58,8 @@ describe('conversations list/get', () => {
       phone_number: { number: '+15555550100', team: 'Front Desk' },
       channel: 'sms',
       unread_count: 1,
-      seen_at: null,
+      // Never read by staff: seen_at is the conversation's start (always a timestamp, §2.4).
+      seen_at: sandbox.current.sb.db.conversations.get(frank!.id)!.created_at,
       last_message_at: latest.frank!.created_at,
       messages_in_range: null,
       latest_message: { id: latest.frank!.id, body: 'are my results in?' },

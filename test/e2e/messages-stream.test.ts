@@ -160,7 +160,9 @@ describe('messages list --follow', () => {
     const printed = jsonLines<{ id: string; body: string }>(follow.stdout);
     expect(printed).toHaveLength(initial + sent.length);
     expectNoDuplicates(printed.map((m) => m.id));
-    expect(printed.slice(initial).map((m) => m.id)).toEqual(sent.map((m) => m.id));
+    // Oldest first; two messages of the same millisecond in id order (§4.12: ID as tiebreaker).
+    const inOrder = [...sent].sort((x, y) => x.createdMs - y.createdMs || (x.id < y.id ? -1 : 1));
+    expect(printed.slice(initial).map((m) => m.id)).toEqual(inOrder.map((m) => m.id));
   });
 
   it('with nothing in range at the start, prints only what arrives', async () => {

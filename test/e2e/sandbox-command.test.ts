@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
@@ -43,7 +43,7 @@ describe('msgctl sandbox', () => {
 
   it('keeps state across restarts with --data', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-data-'));
-    const data = join(dir, 'sandbox.json');
+    const data = join(dir, 'sandbox.db');
     const env = isolatedEnv();
     const first = await startSandboxProcess(['--data', data], env);
     const apiEnv = { ...env, MSGCTL_BASE_URL: first.info.base_url, MSGCTL_API_KEY: first.info.api_key };
@@ -56,7 +56,9 @@ describe('msgctl sandbox', () => {
     first.child.kill('SIGINT');
     expect((await first.child).exitCode).toBe(0);
     expect(existsSync(data)).toBe(true);
-    expect(() => JSON.parse(readFileSync(data, 'utf8'))).not.toThrow();
+    // A SQLite database (readable with the sqlite3 shell), and nothing left beside it after a clean stop.
+    expect(readFileSync(data).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+    expect(readdirSync(dir)).toEqual(['sandbox.db']);
 
     const second = await startSandboxProcess(['--data', data], env);
     try {

@@ -10,7 +10,6 @@ import { findPrincipal } from '../../src/sandbox/http/principal.js';
 import { encodeCursor } from '../../src/sandbox/http/cursor.js';
 import { readMessageQuery } from '../../src/sandbox/domain/message-query.js';
 import { messagesPage } from '../../src/sandbox/domain/message-pages.js';
-import { messageIndex } from '../../src/sandbox/domain/message-index.js';
 import type { ApiRequest } from '../../src/sandbox/http/route.js';
 import type { MessageRecord } from '../../src/sandbox/domain/records.js';
 
@@ -153,9 +152,9 @@ describe('GET /patient-messages pages', () => {
     const principal = findPrincipal(sb, credentials.api_key)!;
     const request = (query: Record<string, string>): ApiRequest => ({ principal, query, params: {}, body: {}, headers: {}, requestId: 'x', raw: {} as never });
     const query = readMessageQuery(request({ after: '2000-01-01' }), sb);
-    const timeline = messageIndex(sb).timeline;
+    const timeline = sb.db.messages.where('1', [], 'created_ms, id');
     const cursorAt = (m: MessageRecord) =>
-      encodeCursor(sb, { list: query.list, key: m.createdMs, id: m.id, extra: { at: { ms: m.createdMs, seq: m.seq } } });
+      encodeCursor(sb, { list: query.list, key: m.createdMs, id: m.id, extra: { at: { ms: m.createdMs, id: m.id } } });
     const time = (cursor: string | undefined) => {
       const q = { after: '2000-01-01', 'page[limit]': '100', ...(cursor ? { 'page[after]': cursor } : {}) };
       const started = performance.now();

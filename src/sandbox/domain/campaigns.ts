@@ -9,7 +9,6 @@
  */
 import type { Campaign, CampaignCounts, CampaignRecipient, CampaignStatus, Channel, RecipientStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import type { SandboxStore } from '../store/store.js';
 import { ProblemError, problems } from '../http/problem.js';
 import type { MessageSender } from './patient-messages.js';
 import { patientName } from './views.js';
@@ -59,31 +58,9 @@ function recipientTable(sb: SandboxContext) {
   return sb.store.table<CampaignRecipientRecord>('campaign_recipients');
 }
 
-/**
- * Recipients grouped per campaign in send order, built once from the table
- * (after a --data restore) and kept in step by the functions below, so a
- * campaign's recipients are found without scanning every campaign's.
- */
-const indexes = new WeakMap<SandboxStore, Map<string, CampaignRecipientRecord[]>>();
-
-function recipientIndex(sb: SandboxContext): Map<string, CampaignRecipientRecord[]> {
-  let index = indexes.get(sb.store);
-  if (!index) {
-    index = new Map();
-    for (const r of recipientTable(sb).values()) {
-      let list = index.get(r.campaignId);
-      if (!list) index.set(r.campaignId, (list = []));
-      list.push(r);
-    }
-    for (const list of index.values()) list.sort((a, b) => a.seq - b.seq);
-    indexes.set(sb.store, index);
-  }
-  return index;
-}
-
-/** A campaign's recipients in send order (do not mutate the array). */
+/** A campaign's recipients in send order (through the campaign_recipients (campaign_id, seq) index). */
 export function recipientsOf(sb: SandboxContext, campaignId: string): readonly CampaignRecipientRecord[] {
-  return recipientIndex(sb).get(campaignId) ?? [];
+  return recipientTable(sb).where('campaign_id = ?', [campaignId], 'seq');
 }
 
 export function recipientOf(sb: SandboxContext, campaignId: string, patientId: string): CampaignRecipientRecord | undefined {
@@ -91,9 +68,7 @@ export function recipientOf(sb: SandboxContext, campaignId: string, patientId: s
 }
 
 export function insertRecipient(sb: SandboxContext, campaignId: string, patientId: string): CampaignRecipientRecord {
-  // Built before the insert: building it afterwards would pick the new row up from the table and add it twice.
-  const index = recipientIndex(sb);
-  const row = recipientTable(sb).insert({
+  return recipientTable(sb).insert({
     id: `${campaignId}:${patientId}`,
     campaignId,
     patientId,
@@ -103,17 +78,10 @@ export function insertRecipient(sb: SandboxContext, campaignId: string, patientI
     error: null,
     updated_at: sb.clock.iso(),
   });
-  let list = index.get(campaignId);
-  if (!list) index.set(campaignId, (list = []));
-  list.push(row); // seq only grows, so appending keeps send order
-  return row;
 }
 
 export function deleteRecipient(sb: SandboxContext, row: CampaignRecipientRecord): void {
   recipientTable(sb).delete(row.id);
-  const list = recipientIndex(sb).get(row.campaignId);
-  const at = list?.indexOf(row) ?? -1;
-  if (list && at >= 0) list.splice(at, 1);
 }
 
 /** Moves a recipient to a new status; the caller calls sb.store.changed(). */
@@ -274,7 +242,6 @@ export function deleteCampaign(sb: SandboxContext, c: CampaignRecord): void {
     throw notEditable(c, 'stop it before deleting it (only draft, completed or stopped campaigns can be deleted).');
   }
   for (const r of [...recipientsOf(sb, c.id)]) deleteRecipient(sb, r);
-  recipientIndex(sb).delete(c.id);
   campaignTable(sb).delete(c.id);
   sb.store.changed();
 }

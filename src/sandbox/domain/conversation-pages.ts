@@ -4,16 +4,16 @@
  *
  * Activity order has the same trap as group_by=conversation: a new message
  * moves its conversation to the top, which would skip or repeat it during a
- * traversal. So the first page takes a snapshot (the highest message seq and
+ * traversal. So the first page takes a snapshot (the highest store seq and
  * the time) and the whole traversal orders conversations by their latest
  * message as of that snapshot. What each row shows (last_message_at,
  * latest_message, unread_count) is current; only the order is frozen.
  */
 import type { SandboxContext } from '../context.js';
 import type { PatientConversation } from '../../contract/api.js';
-import type { ConversationRecord, MessageRecord } from './records.js';
+import type { ConversationRecord } from './records.js';
 import { messageView, patientConversationView } from './views.js';
-import { compareKeys, messageIndex, type Position } from './message-index.js';
+import { compareKeys, countInbound, latestMessage, type Position } from './message-index.js';
 
 export interface ConversationFilter {
   orgId: string;
@@ -37,13 +37,7 @@ export interface ConversationCursor {
 
 /** Inbound (patient) messages newer than seen_at: what staff have not read yet. */
 export function unreadCount(sb: SandboxContext, c: ConversationRecord): number {
-  const messages = messageIndex(sb).byConversation.get(c.id) ?? [];
-  const seenMs = c.seen_at ? Date.parse(c.seen_at) : -Infinity;
-  let count = 0;
-  for (let i = messages.length - 1; i >= 0 && messages[i]!.createdMs > seenMs; i--) {
-    if (messages[i]!.senderKind === 'patient') count++;
-  }
-  return count;
+  return countInbound(sb, c.id, c.seen_at ? Date.parse(c.seen_at) : Number.MIN_SAFE_INTEGER);
 }
 
 /** GET /patient-conversations/{id}: messages_in_range and latest_message are null, as in the spec's retrieve sample. */
@@ -53,8 +47,7 @@ export function conversationDetail(sb: SandboxContext, c: ConversationRecord): P
 
 /** A list row: the retrieve shape plus latest_message, the conversation's newest message now. */
 export function conversationListRow(sb: SandboxContext, c: ConversationRecord): PatientConversation {
-  const messages = messageIndex(sb).byConversation.get(c.id);
-  const latest: MessageRecord | undefined = messages?.[messages.length - 1];
+  const latest = latestMessage(sb, c.id);
   return patientConversationView(sb, c, {
     unreadCount: unreadCount(sb, c),
     latest: latest ? messageView(sb, latest) : null,
@@ -62,7 +55,7 @@ export function conversationListRow(sb: SandboxContext, c: ConversationRecord): 
 }
 
 export function takeSnapshot(sb: SandboxContext): Snapshot {
-  return { seq: messageIndex(sb).maxSeq, ms: sb.clock.now() };
+  return { seq: sb.store.currentSeq(), ms: sb.clock.now() };
 }
 
 interface Ranked {
@@ -78,14 +71,12 @@ export function conversationPage(
   cursor: ConversationCursor | null,
   limit: number,
 ): { rows: Ranked[]; hasMore: boolean } {
-  const index = messageIndex(sb);
   const ranked: Ranked[] = [];
-  for (const c of sb.db.conversations.values()) {
-    if (c.orgId !== filter.orgId || c.type !== 'patient') continue;
+  for (const c of sb.db.conversations.query("org_id = ? AND type = 'patient'", [filter.orgId])) {
     if (filter.patientId && c.patientId !== filter.patientId) continue;
     if (filter.phoneNumberId && c.phoneNumberId !== filter.phoneNumberId) continue;
     if (filter.channel && c.channel !== filter.channel) continue;
-    const key = activityKey(c, index.byConversation.get(c.id) ?? [], snapshot);
+    const key = activityKey(sb, c, snapshot);
     if (key) ranked.push({ conversation: c, key });
   }
   const sign = filter.order === 'asc' ? 1 : -1;
@@ -114,12 +105,10 @@ export function conversationPage(
  * message then, or its creation for one without messages. Conversations
  * started after the snapshot are left out (they belong to the next traversal).
  */
-function activityKey(c: ConversationRecord, messages: MessageRecord[], snapshot: Snapshot): Position | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.seq <= snapshot.seq) return { ms: m.createdMs, seq: m.seq };
-  }
+function activityKey(sb: SandboxContext, c: ConversationRecord, snapshot: Snapshot): Position | null {
+  const m = latestMessage(sb, c.id, snapshot.seq);
+  if (m) return { ms: m.createdMs, id: m.id };
   const created = Date.parse(c.created_at);
-  if (messages.length === 0 && created <= snapshot.ms) return { ms: created, seq: 0 };
+  if (created <= snapshot.ms && !latestMessage(sb, c.id)) return { ms: created, id: '' };
   return null;
 }

@@ -92,8 +92,7 @@ function downloadKey(sb: SandboxContext): Buffer {
 
 /** The exported messages, oldest first, generated lazily so a long history is streamed. */
 export function* exportedMessages(sb: SandboxContext, e: ExportRecord): Generator<ConversationMessage> {
-  const rows: MessageRecord[] = sb.db.messages.filter((m) => m.conversationId === e.conversationId && m.seq <= (e.lastSeq ?? 0));
-  rows.sort((a, b) => a.seq - b.seq);
+  const rows = sb.db.messages.where('conversation_id = ? AND seq <= ?', [e.conversationId, e.lastSeq ?? 0], 'seq');
   for (const m of rows) yield conversationMessageView(m);
 }
 

@@ -39,8 +39,8 @@ function senderPatient(sb: SandboxContext, number: PhoneNumberRecord, phone: str
   let best: PatientRecord = candidates[0]!;
   let bestAt = '';
   for (const p of candidates) {
-    for (const c of sb.db.conversations.values()) {
-      if (c.patientId === p.id && c.phoneNumberId === number.id && c.channel === 'sms' && (c.last_message_at ?? '') > bestAt) {
+    for (const c of sb.db.conversations.where("patient_id = ? AND phone_number_id = ? AND channel = 'sms'", [p.id, number.id])) {
+      if ((c.last_message_at ?? '') > bestAt) {
         best = p;
         bestAt = c.last_message_at ?? '';
       }

@@ -1,113 +1,44 @@
 /**
- * Sorted views of the messages table, so a page of GET /patient-messages
- * costs a binary search plus the records it serves, not a scan and sort of
- * every stored message (which made `--all` over 200,000 messages quadratic).
+ * Messages in time order, read from SQL indexes (store/schema.ts), so a page
+ * of GET /patient-messages costs an index range plus the records it serves,
+ * never a scan and sort of every stored message.
  *
- * Messages are ordered by their position: (createdMs, seq). `seq` comes from
- * the store's counter, so two messages created in the same millisecond still
- * have a strict order, and a message created later always sorts later even
- * if a random id would sort it earlier. Positions never change, which is what
- * makes cursors (a position) safe while new messages arrive.
- *
- * The index is rebuilt lazily: any store change (or a different row count,
- * for writers that forget `store.changed()`) marks it stale, and the next
- * read rebuilds it in one pass. Messages arrive in creation order, so the
- * rebuild is usually a copy without a sort.
+ * A message's position is (createdMs, id): creation time with the id as
+ * tiebreaker (api-spec §4.12). Positions never change, which is what makes
+ * cursors (a position) safe while new messages arrive. `seq` (the store's
+ * counter) still marks "everything that existed at this moment" for
+ * snapshots.
  */
+import type { SQLInputValue } from 'node:sqlite';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from './records.js';
 
 /** A message's place in time order. */
 export interface Position {
   ms: number;
-  seq: number;
-}
-
-export interface MessageIndex {
-  /** Every message (all organizations, all conversation types), by position. */
-  timeline: MessageRecord[];
-  /** Each conversation's messages, by position. */
-  byConversation: Map<string, MessageRecord[]>;
-  /** Highest seq indexed: "everything that existed at this moment" for snapshots. */
-  maxSeq: number;
-}
-
-interface IndexState {
-  index: MessageIndex | null;
-  rows: number;
-}
-
-const states = new WeakMap<SandboxContext, IndexState>();
-
-export function messageIndex(sb: SandboxContext): MessageIndex {
-  let state = states.get(sb);
-  if (!state) {
-    const fresh: IndexState = { index: null, rows: -1 };
-    sb.store.onChange(() => {
-      fresh.index = null;
-    });
-    states.set(sb, fresh);
-    state = fresh;
-  }
-  if (!state.index || state.rows !== sb.db.messages.size) {
-    state.index = build(sb);
-    state.rows = sb.db.messages.size;
-  }
-  return state.index;
-}
-
-function build(sb: SandboxContext): MessageIndex {
-  const timeline: MessageRecord[] = new Array(sb.db.messages.size);
-  let i = 0;
-  let sorted = true;
-  let maxSeq = 0;
-  let previous: MessageRecord | undefined;
-  for (const m of sb.db.messages.values()) {
-    timeline[i++] = m;
-    if (previous && comparePositions(previous, m) > 0) sorted = false;
-    if (m.seq > maxSeq) maxSeq = m.seq;
-    previous = m;
-  }
-  // Only after a restore or a clock step backwards are messages out of order.
-  if (!sorted) timeline.sort(comparePositions);
-  const byConversation = new Map<string, MessageRecord[]>();
-  for (const m of timeline) {
-    let list = byConversation.get(m.conversationId);
-    if (!list) byConversation.set(m.conversationId, (list = []));
-    list.push(m);
-  }
-  return { timeline, byConversation, maxSeq };
-}
-
-export function comparePositions(a: { createdMs: number; seq: number }, b: { createdMs: number; seq: number }): number {
-  return a.createdMs - b.createdMs || a.seq - b.seq;
-}
-
-export function positionOf(m: MessageRecord): Position {
-  return { ms: m.createdMs, seq: m.seq };
-}
-
-/** Index of the first message at or after `p` (messages.length if none). */
-export function firstAtOrAfter(messages: MessageRecord[], p: Position): number {
-  let lo = 0;
-  let hi = messages.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const m = messages[mid]!;
-    if (m.createdMs < p.ms || (m.createdMs === p.ms && m.seq < p.seq)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  id: string;
 }
 
 /**
  * A half-open window of positions [from, to); either end may be open. Time
- * bounds are positions with seq -Infinity (every message of that millisecond
- * is at or after it); a cursor's "strictly after p" is { ms, seq: p.seq + 1 }.
+ * bounds are positions with id '' (every message of that millisecond is at
+ * or after it).
  */
 export interface Window {
   from: Position | null;
   to: Position | null;
+}
+
+export function comparePositions(a: { createdMs: number; id: string }, b: { createdMs: number; id: string }): number {
+  return a.createdMs - b.createdMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function positionOf(m: MessageRecord): Position {
+  return { ms: m.createdMs, id: m.id };
+}
+
+export function compareKeys(a: Position, b: Position): number {
+  return a.ms - b.ms || (a.id === b.id ? 0 : a.id < b.id ? -1 : 1);
 }
 
 export function narrow(window: Window, extra: Window): Window {
@@ -116,42 +47,104 @@ export function narrow(window: Window, extra: Window): Window {
   return { from: later(window.from, extra.from), to: earlier(window.to, extra.to) };
 }
 
-export function compareKeys(a: Position, b: Position): number {
-  // Not a subtraction of seqs: time bounds use -Infinity, and -Infinity - -Infinity is NaN.
-  return a.ms - b.ms || (a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1);
+/** "Strictly after p" in the given order, as a window. */
+export function after(p: Position, order: 'asc' | 'desc'): Window {
+  // '\u0000' appended makes the smallest id greater than p.id: (ms, id+'\0') is the next position.
+  return order === 'asc' ? { from: { ms: p.ms, id: `${p.id}\u0000` }, to: null } : { from: null, to: p };
 }
 
-/** Start and end indexes of `window` in a sorted message list. */
-export function slice(messages: MessageRecord[], window: Window): [number, number] {
-  const start = window.from ? firstAtOrAfter(messages, window.from) : 0;
-  const end = window.to ? firstAtOrAfter(messages, window.to) : messages.length;
-  return [start, Math.max(start, end)];
+export interface MessageScope {
+  orgId: string;
+  /** null: every conversation of the organization. */
+  conversationIds: string[] | null;
+  /** Only messages with seq at most this (a snapshot). */
+  maxSeq?: number;
+}
+
+/** SQL condition and parameters for a scope and window. */
+function where(scope: MessageScope, window: Window): { sql: string; params: SQLInputValue[] } {
+  const parts: string[] = [];
+  const params: SQLInputValue[] = [];
+  if (scope.conversationIds) {
+    parts.push(`conversation_id IN (${scope.conversationIds.map(() => '?').join(', ')})`);
+    params.push(...scope.conversationIds);
+  }
+  parts.push('org_id = ?');
+  params.push(scope.orgId);
+  if (window.from) {
+    parts.push('(created_ms, id) >= (?, ?)');
+    params.push(window.from.ms, window.from.id);
+  }
+  if (window.to) {
+    parts.push('(created_ms, id) < (?, ?)');
+    params.push(window.to.ms, window.to.id);
+  }
+  if (scope.maxSeq !== undefined) {
+    parts.push('seq <= ?');
+    params.push(scope.maxSeq);
+  }
+  return { sql: parts.join(' AND '), params };
 }
 
 /**
- * Walks several sorted lists as one, within `window`, oldest first (`asc`)
- * or newest first (`desc`). Lazy, so a page stops reading once it is full.
- * Used for a patient's conversations (a handful of lists).
+ * Messages of a scope within a window, oldest first (`asc`) or newest first,
+ * read in growing chunks (each one index range from where the last ended),
+ * so a page that stops early reads little, and a filter that skips many
+ * rows still reads them in bulk.
  */
-export function* walk(lists: MessageRecord[][], window: Window, order: 'asc' | 'desc'): Generator<MessageRecord> {
-  const bounds = lists.map((list) => slice(list, window));
-  const heads = bounds.map(([start, end]) => (order === 'asc' ? start : end - 1));
-  const sign = order === 'asc' ? 1 : -1;
+export function* walkMessages(
+  sb: SandboxContext,
+  scope: MessageScope,
+  window: Window,
+  order: 'asc' | 'desc',
+  /** Rows to read first: a page's size plus one, when every row is likely to be served. */
+  firstChunk = 64,
+): Generator<MessageRecord, undefined, undefined> {
+  if (scope.conversationIds?.length === 0) return undefined;
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  let chunk = firstChunk;
+  let rest = window;
   for (;;) {
-    let best = -1;
-    let bestMessage: MessageRecord | undefined;
-    for (let i = 0; i < lists.length; i++) {
-      const [start, end] = bounds[i]!;
-      const h = heads[i]!;
-      if (h < start || h >= end) continue;
-      const m = lists[i]![h]!;
-      if (!bestMessage || comparePositions(m, bestMessage) * sign < 0) {
-        best = i;
-        bestMessage = m;
-      }
-    }
-    if (!bestMessage) return;
-    heads[best] = heads[best]! + sign;
-    yield bestMessage;
+    const { sql, params } = where(scope, rest);
+    const rows = sb.db.messages.where(sql, params, `created_ms ${dir}, id ${dir}`, chunk);
+    yield* rows;
+    if (rows.length < chunk) return undefined;
+    const last = rows[rows.length - 1]!;
+    rest = narrow(window, after({ ms: last.createdMs, id: last.id }, order));
+    chunk = Math.min(chunk * 2, 2048);
   }
+}
+
+/** Each conversation's latest message position within a scope and window (conversations with none are absent). */
+export function latestPerConversation(sb: SandboxContext, scope: MessageScope, window: Window): Map<string, Position> {
+  const latest = new Map<string, Position>();
+  if (scope.conversationIds?.length === 0) return latest;
+  const { sql, params } = where(scope, window);
+  const rows = sb.store
+    .prepare(
+      `SELECT conversation_id AS c, created_ms AS ms, id FROM (
+         SELECT conversation_id, created_ms, id,
+                row_number() OVER (PARTITION BY conversation_id ORDER BY created_ms DESC, id DESC) AS n
+         FROM messages WHERE ${sql}
+       ) WHERE n = 1`,
+    )
+    .all(...params) as unknown as { c: string; ms: number; id: string }[];
+  for (const r of rows) latest.set(r.c, { ms: Number(r.ms), id: r.id });
+  return latest;
+}
+
+/** A conversation's newest message (optionally as of a snapshot seq). */
+export function latestMessage(sb: SandboxContext, conversationId: string, maxSeq?: number): MessageRecord | undefined {
+  const [m] = sb.db.messages.where(
+    maxSeq === undefined ? 'conversation_id = ?' : 'conversation_id = ? AND seq <= ?',
+    maxSeq === undefined ? [conversationId] : [conversationId, maxSeq],
+    'created_ms DESC, id DESC',
+    1,
+  );
+  return m;
+}
+
+/** Patient (inbound) messages of a conversation created after `afterMs`. */
+export function countInbound(sb: SandboxContext, conversationId: string, afterMs: number): number {
+  return sb.db.messages.count("conversation_id = ? AND created_ms > ? AND sender_kind = 'patient'", [conversationId, afterMs]);
 }

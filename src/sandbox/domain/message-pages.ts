@@ -1,7 +1,7 @@
 /**
  * Pages of GET /patient-messages. A cursor is a position, never an offset:
  *
- * - group_by=message: the (createdMs, seq) of the last message served. The
+ * - group_by=message: the (createdMs, id) of the last message served. The
  *   next page starts strictly after it in the list's order. A message created
  *   later always has a later position, so during a newest-first traversal it
  *   falls before the cursor (not served, never duplicated), and during an
@@ -26,7 +26,7 @@ import { problems } from '../http/problem.js';
 import type { Message } from '../../contract/api.js';
 import type { MessageRecord } from './records.js';
 import { messageView } from './views.js';
-import { compareKeys, messageIndex, narrow, slice, walk, type MessageIndex, type Position, type Window } from './message-index.js';
+import { after, compareKeys, latestPerConversation, narrow, walkMessages, type Position } from './message-index.js';
 import { conversationScope, type MessageQuery } from './message-query.js';
 
 interface MessageCursor {
@@ -47,10 +47,9 @@ export function messagesPage(sb: SandboxContext, req: ApiRequest, query: Message
   const limit = pageLimit(req);
   const raw = queryParam(req, 'page[after]');
   const cursor = raw ? readCursor(decodeCursor(sb, raw, query.list)) : null;
-  const index = messageIndex(sb);
   const result = query.groupBy === 'message'
-    ? pageByMessage(sb, index, query, cursor, limit)
-    : pageByConversation(sb, index, query, cursor, limit);
+    ? pageByMessage(sb, query, cursor, limit)
+    : pageByConversation(sb, query, cursor, limit);
   const last = result.rows[result.rows.length - 1];
   const data: Message[] = result.rows.map((m) => messageView(sb, m));
   return {
@@ -67,7 +66,7 @@ export function messagesPage(sb: SandboxContext, req: ApiRequest, query: Message
 function readCursor(decoded: { key: number | string; id: string; extra?: unknown }): MessageCursor {
   const extra = decoded.extra as Partial<MessageCursor> | undefined;
   const isPosition = (p: unknown): p is Position =>
-    !!p && typeof p === 'object' && Number.isFinite((p as Position).ms) && Number.isInteger((p as Position).seq);
+    !!p && typeof p === 'object' && Number.isFinite((p as Position).ms) && typeof (p as Position).id === 'string';
   if (!extra || !isPosition(extra.at)) throw problems.invalidRequest('page[after] is not a valid cursor.');
   if (extra.conversation !== undefined) {
     const c = extra.conversation;
@@ -78,18 +77,11 @@ function readCursor(decoded: { key: number | string; id: string; extra?: unknown
   return extra as MessageCursor;
 }
 
-/** The part of the list after `at`, in `order`. */
-function after(at: Position, order: 'asc' | 'desc'): Window {
-  return order === 'asc' ? { from: { ms: at.ms, seq: at.seq + 1 }, to: null } : { from: null, to: at };
-}
-
-function pageByMessage(sb: SandboxContext, index: MessageIndex, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
-  const scope = conversationScope(sb, query);
-  const lists = scope ? scope.map((id) => index.byConversation.get(id) ?? []) : [index.timeline];
+function pageByMessage(sb: SandboxContext, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
   const window = cursor ? narrow(query.window, after(cursor.at, query.order)) : query.window;
   const rows: MessageRecord[] = [];
   let hasMore = false;
-  for (const m of walk(lists, window, query.order)) {
+  for (const m of walkMessages(sb, { orgId: query.orgId, conversationIds: conversationScope(sb, query) }, window, query.order, limit + 1)) {
     if (!query.matches(m)) continue;
     if (rows.length === limit) {
       hasMore = true;
@@ -97,23 +89,22 @@ function pageByMessage(sb: SandboxContext, index: MessageIndex, query: MessageQu
     }
     rows.push(m);
   }
-  return { rows, hasMore, next: (last) => ({ at: { ms: last.createdMs, seq: last.seq } }) };
+  return { rows, hasMore, next: (last) => ({ at: { ms: last.createdMs, id: last.id } }) };
 }
 
 interface Group {
   id: string;
-  messages: MessageRecord[];
   /** Latest in-range message of the snapshot: the conversation's place in the order. */
   key: Position;
 }
 
-function pageByConversation(sb: SandboxContext, index: MessageIndex, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
-  const snapshot = cursor?.conversation?.snapshot ?? index.maxSeq;
-  const groups = conversationGroups(sb, index, query, snapshot);
+function pageByConversation(sb: SandboxContext, query: MessageQuery, cursor: MessageCursor | null, limit: number): Rows {
+  const snapshot = cursor?.conversation?.snapshot ?? sb.store.currentSeq();
+  const groups = conversationGroups(sb, query, snapshot);
   const sign = query.order === 'asc' ? 1 : -1;
 
   let start = 0;
-  let resumeWithin: Window | null = null;
+  let resumeWithin: ReturnType<typeof after> | null = null;
   if (cursor?.conversation) {
     const { id, key } = cursor.conversation;
     const same = groups.findIndex((g) => g.id === id && compareKeys(g.key, key) === 0);
@@ -133,8 +124,9 @@ function pageByConversation(sb: SandboxContext, index: MessageIndex, query: Mess
   scan: for (let g = start; g < groups.length; g++) {
     const group = groups[g]!;
     const window = g === start && resumeWithin ? narrow(query.window, resumeWithin) : query.window;
-    for (const m of walk([group.messages], window, query.order)) {
-      if (m.seq > snapshot || !query.matches(m)) continue;
+    const scope = { orgId: query.orgId, conversationIds: [group.id], maxSeq: snapshot };
+    for (const m of walkMessages(sb, scope, window, query.order)) {
+      if (!query.matches(m)) continue;
       if (rows.length === limit) {
         hasMore = true;
         break scan;
@@ -147,38 +139,20 @@ function pageByConversation(sb: SandboxContext, index: MessageIndex, query: Mess
     rows,
     hasMore,
     next: (last) => ({
-      at: { ms: last.createdMs, seq: last.seq },
+      at: { ms: last.createdMs, id: last.id },
       conversation: { id: current!.id, key: current!.key, snapshot },
     }),
   };
 }
 
-/** The query's conversations that have messages in range (as of `snapshot`), in the list's order. */
-function conversationGroups(sb: SandboxContext, index: MessageIndex, query: MessageQuery, snapshot: number): Group[] {
-  let ids = conversationScope(sb, query);
-  if (!ids) {
-    ids = [];
-    for (const c of sb.db.conversations.values()) if (c.orgId === query.orgId && c.type === 'patient') ids.push(c.id);
-  }
+/** The query's patient conversations that have messages in range (as of `snapshot`), in the list's order. */
+function conversationGroups(sb: SandboxContext, query: MessageQuery, snapshot: number): Group[] {
+  const latest = latestPerConversation(sb, { orgId: query.orgId, conversationIds: conversationScope(sb, query), maxSeq: snapshot }, query.window);
   const groups: Group[] = [];
-  for (const id of ids) {
-    const messages = index.byConversation.get(id);
-    if (!messages) continue;
-    const key = latestInWindow(messages, query.window, snapshot);
-    if (key) groups.push({ id, messages, key });
+  for (const [id, key] of latest) {
+    if (sb.db.conversations.get(id)?.type === 'patient') groups.push({ id, key });
   }
   const sign = query.order === 'asc' ? 1 : -1;
-  groups.sort((a, b) => compareKeys(a.key, b.key) * sign);
+  groups.sort((a, b) => (compareKeys(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * sign);
   return groups;
 }
-
-function latestInWindow(messages: MessageRecord[], window: Window, snapshot: number): Position | null {
-  const [start, end] = slice(messages, window);
-  // Messages newer than the snapshot are at the end: usually none or a few to step over.
-  for (let i = end - 1; i >= start; i--) {
-    const m = messages[i]!;
-    if (m.seq <= snapshot) return { ms: m.createdMs, seq: m.seq };
-  }
-  return null;
-}
-

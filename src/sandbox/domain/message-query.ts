@@ -106,8 +106,8 @@ export function readMessageQuery(req: ApiRequest, sb: SandboxContext): MessageQu
   return {
     orgId,
     window: {
-      from: afterMs === null ? null : { ms: afterMs, seq: -Infinity },
-      to: beforeMs === null ? null : { ms: beforeMs, seq: -Infinity },
+      from: afterMs === null ? null : { ms: afterMs, id: '' },
+      to: beforeMs === null ? null : { ms: beforeMs, id: '' },
     },
     order,
     groupBy,
@@ -156,9 +156,7 @@ export function conversationScope(sb: SandboxContext, query: Pick<MessageQuery, 
   };
   if (query.conversationId) return visible(query.conversationId) ? [query.conversationId] : [];
   if (query.patientId) {
-    const ids: string[] = [];
-    for (const c of sb.db.conversations.values()) if (c.patientId === query.patientId && visible(c.id)) ids.push(c.id);
-    return ids;
+    return sb.db.conversations.where('patient_id = ?', [query.patientId]).filter((c) => visible(c.id)).map((c) => c.id);
   }
   return null;
 }

@@ -84,6 +84,10 @@ function validateSendBody(raw: unknown): ValidSend {
   }
 
   let details: PatientFields = {};
+  // One rule for null in a field the spec does not make nullable: 422 not_nullable (omit it instead).
+  for (const field of ['patient', 'channel', 'from'] as const) {
+    if (b[field] === null) errors.add(`/${field}`, 'not_nullable', `${field} cannot be null; leave it out for the default.`);
+  }
   if (b.patient !== undefined && b.patient !== null) {
     if (typeof b.patient !== 'object' || Array.isArray(b.patient)) errors.add('/patient', 'invalid_type', 'patient must be an object.');
     else {
@@ -185,9 +189,9 @@ function checkReachable(patient: Pick<PatientRecord, 'phone' | 'email' | 'optedO
 
 /** The patient conversation for this patient, clinic number and channel (docs/sandbox.md). */
 export function findConversation(sb: SandboxContext, patient: PatientRecord, number: PhoneNumberRecord, channel: Channel) {
-  return sb.db.conversations.find(
-    (c) => c.type === 'patient' && c.patientId === patient.id && c.phoneNumberId === number.id && c.channel === channel,
-  );
+  return sb.db.conversations
+    .where('patient_id = ? AND phone_number_id = ? AND channel = ?', [patient.id, number.id, channel])
+    .find((c) => c.type === 'patient');
 }
 
 export function findOrStartConversation(

@@ -111,7 +111,36 @@ function isRealDate(text: string): boolean {
 
 /** Live (not deleted) patients of an organization, oldest first. */
 export function orgPatients(sb: SandboxContext, orgId: string): PatientRecord[] {
-  return sb.db.patients.filter((p) => p.orgId === orgId && !p.deleted_at).sort(byCreation);
+  return sb.db.patients.where('org_id = ? AND deleted_at IS NULL', [orgId], 'created_at, id');
+}
+
+/**
+ * Live patients of an organization after a (created_at, id) position, oldest
+ * first, optionally only those with this phone and/or MRN; read lazily from
+ * the roster index, so a page costs the rows it serves.
+ */
+export function rosterAfter(
+  sb: SandboxContext,
+  orgId: string,
+  only: { phone?: string; mrn?: string },
+  after: { key: number | string; id: string } | null,
+  limit: number,
+): PatientRecord[] {
+  let sql = 'org_id = ? AND deleted_at IS NULL';
+  const params: (string | number)[] = [orgId];
+  if (only.phone !== undefined) {
+    sql += ' AND phone = ?';
+    params.push(only.phone);
+  }
+  if (only.mrn !== undefined) {
+    sql += ' AND mrn = ?';
+    params.push(only.mrn);
+  }
+  if (after) {
+    sql += ' AND (created_at, id) > (?, ?)';
+    params.push(String(after.key), after.id);
+  }
+  return sb.db.patients.where(sql, params, 'created_at, id', limit);
 }
 
 export function byCreation(a: PatientRecord, b: PatientRecord): number {
@@ -134,12 +163,9 @@ type LookupField = 'phone' | 'mrn' | 'email';
  * 100,000 rows must not scan every patient for each row.
  */
 function patientsBy(sb: SandboxContext, orgId: string, field: LookupField, value: string): PatientRecord[] {
-  const normalise = (v: string) => (field === 'email' ? v.toLowerCase() : v);
-  const find = sb.db.patients.index(`live_by_${field}`, (p) => {
-    const v = p[field];
-    return p.deleted_at || !v ? null : `${p.orgId}\u0000${normalise(v)}`;
-  });
-  return find(`${orgId}\u0000${normalise(value)}`).sort(byCreation);
+  const column = field === 'email' ? 'email_key' : field;
+  const key = field === 'email' ? value.toLowerCase() : value;
+  return sb.db.patients.where(`org_id = ? AND ${column} = ? AND deleted_at IS NULL`, [orgId, key], 'created_at, id');
 }
 
 export function patientsByPhone(sb: SandboxContext, orgId: string, e164: string): PatientRecord[] {

@@ -1,6 +1,6 @@
 /**
  * The sandbox's internal records: what it stores, as opposed to the API
- * shapes of src/types/api.ts that it serves (views.ts turns one into the
+ * shapes of src/contract/api.ts that it serves (views.ts turns one into the
  * other). Domains added later declare their own records beside their code.
  */
 import type { Channel, ConversationType, DeliveryError, DeliveryStatus, SenderKind } from '../../contract/api.js';

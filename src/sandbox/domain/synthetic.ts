@@ -214,7 +214,7 @@ export function seedSyntheticMessages(sb: SandboxContext, count: number): void {
       replyToId: null,
       sentVia: null,
     };
-    sb.db.messages.insert(message);
+    sb.db.messages.insertOnly(message);
     if (!c.created_at) c.created_at = created_at;
     c.last_message_at = created_at;
     if (!inbound) lastOutbound.set(c.id, createdMs);

@@ -1,5 +1,5 @@
 /**
- * Records → API shapes (src/types/api.ts). Every route and worker that
+ * Records → API shapes (src/contract/api.ts). Every route and worker that
  * serves a patient, message or conversation goes through these, so the wire
  * format is defined once.
  */
@@ -12,9 +12,13 @@ export function patientName(p: Pick<PatientRecord, 'first_name' | 'last_name' | 
   return name || p.phone || p.email || 'Unknown patient';
 }
 
-export function patientView(sb: SandboxContext, p: PatientRecord, matchedBy: Patient['matched_by'] = null): Patient {
-  let conversationCount = 0;
-  for (const c of sb.db.conversations.values()) if (c.patientId === p.id) conversationCount++;
+export function patientView(
+  sb: SandboxContext,
+  p: PatientRecord,
+  matchedBy: Patient['matched_by'] = null,
+  /** Counted already for a whole page (conversationCounts), else counted here. */
+  conversationCount = sb.db.conversations.count('patient_id = ?', [p.id]),
+): Patient {
   return {
     id: p.id,
     first_name: p.first_name,
@@ -28,6 +32,17 @@ export function patientView(sb: SandboxContext, p: PatientRecord, matchedBy: Pat
     created_at: p.created_at,
     matched_by: matchedBy,
   };
+}
+
+/** Conversations per patient, for a page of patients in one query. */
+export function conversationCounts(sb: SandboxContext, patientIds: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (patientIds.length === 0) return counts;
+  const rows = sb.store
+    .statement(`SELECT patient_id AS p, count(*) AS n FROM conversations WHERE patient_id IN (${patientIds.map(() => '?').join(', ')}) GROUP BY patient_id`)
+    .all(...patientIds) as unknown as { p: string; n: number }[];
+  for (const r of rows) counts.set(r.p, Number(r.n));
+  return counts;
 }
 
 /** A patient-side message is unread until staff have seen the conversation after it arrived. */
@@ -92,7 +107,8 @@ export function patientConversationView(
     created_at: c.created_at,
     last_message_at: c.last_message_at,
     unread_count: extras.unreadCount ?? 0,
-    seen_at: c.seen_at,
+    // Always a timestamp (§2.4 types it so): never read by staff shows the conversation's start.
+    seen_at: c.seen_at ?? c.created_at,
     messages_in_range: extras.messagesInRange ?? null,
     latest_message: extras.latest ?? null,
   };

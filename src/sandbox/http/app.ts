@@ -9,6 +9,7 @@ import { ProblemError } from './problem.js';
 import { parseChaos, rollChaos } from './chaos.js';
 import { registerAllRoutes } from '../routes/index.js';
 import type { FaultState } from '../routes/faults.js';
+import { BODY_LIMIT_BYTES, clientErrorHandler, installBodyParsers, parseQueryString, rejectMalformedQuery, requireLoopbackHost } from './edge.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +26,10 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   const app = Fastify({
     logger: false,
     genReqId: () => randomUUID(),
-    bodyLimit: 64 * 1024 * 1024,
+    // 1 MB fits every request but an import (its route allows more); see edge.ts.
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { querystringParser: parseQueryString },
+    clientErrorHandler,
     // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
     keepAliveTimeout: 30_000,
     // Errors fastify raises before routing (a malformed URL) are problems with a request id too.
@@ -43,13 +47,12 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   app.decorateRequest('sandboxHoldMs', 0);
   app.decorateRequest('sandboxPageCap', 0);
 
-  // OAuth token and revocation requests are form-encoded (RFC 6749).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  installBodyParsers(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/_sandbox/')) requireLoopbackHost(request, request.socket.localPort ?? 0);
+    if (request.url.startsWith('/v1/')) rejectMalformedQuery(request);
     if (!chaos || !request.url.startsWith('/v1/')) return;
     for (const outcome of rollChaos(chaos)) {
       if (outcome.kind === 'delay') await new Promise((r) => setTimeout(r, outcome.ms));
@@ -76,9 +79,9 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
     else if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       problem = new ProblemError(400, 'invalid_request', `Malformed request: ${error.message}`);
     } else if (error.statusCode === 415) {
-      problem = new ProblemError(400, 'invalid_request', 'Send JSON bodies with Content-Type: application/json.');
+      problem = new ProblemError(415, 'invalid_request', 'Send JSON bodies with Content-Type: application/json.');
     } else if (error.statusCode === 413) {
-      problem = new ProblemError(400, 'invalid_request', 'Request body too large.');
+      problem = new ProblemError(413, 'invalid_request', 'Request body too large (the limit is 1 MB; POST /patient-imports takes more).');
     } else {
       sb.options.log?.(`internal error on ${request.method} ${request.url}: ${error.stack}`);
       problem = new ProblemError(500, 'internal_error', 'The sandbox hit an unexpected error.');

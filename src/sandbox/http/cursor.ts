@@ -1,9 +1,12 @@
 /**
  * Opaque cursors (api-spec §4.12): the position after the last record served
  * (its ordering key and id), plus when the cursor was made and which list it
- * belongs to, base64url-encoded. Positions, not offsets, so a retried page
- * never skips or repeats a record while new ones arrive. Valid for 24 hours.
+ * belongs to, base64url-encoded and signed (HMAC-SHA256 with a key of this
+ * sandbox world), so neither the position nor the 24-hour expiry can be
+ * edited: a changed cursor is a 400. Positions, not offsets, so a retried
+ * page never skips or repeats a record while new ones arrive.
  */
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { problems } from './problem.js';
@@ -19,17 +22,43 @@ export interface CursorPosition {
   extra?: unknown;
 }
 
+const keys = new WeakMap<SandboxContext, KeyObject>();
+
+/** One random key per sandbox world, kept with --data so cursors survive a restart. */
+function cursorKey(sb: SandboxContext): KeyObject {
+  let key = keys.get(sb);
+  if (!key) {
+    const table = sb.store.table<{ id: string; key: string }>('cursor_keys');
+    const row = table.get('current') ?? table.put({ id: 'current', key: randomBytes(32).toString('base64') });
+    keys.set(sb, (key = createSecretKey(Buffer.from(row.key, 'base64'))));
+  }
+  return key;
+}
+
+const sign = (sb: SandboxContext, payload: string) => createHmac('sha256', cursorKey(sb)).update(payload).digest();
+
 export function encodeCursor(sb: SandboxContext, pos: CursorPosition): string {
-  return Buffer.from(JSON.stringify({ ...pos, t: sb.clock.now() })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...pos, t: sb.clock.now() })).toString('base64url');
+  return `${payload}.${sign(sb, payload).toString('base64url')}`;
+}
+
+/** The cursor's contents if its signature is this sandbox's, else null (no checks of list or age). */
+export function readSignedCursor(sb: SandboxContext, raw: string): (CursorPosition & { t: number }) | null {
+  const [payload, mac, extra] = raw.split('.');
+  if (!payload || !mac || extra !== undefined) return null;
+  const given = Buffer.from(mac, 'base64url');
+  const expected = sign(sb, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
 }
 
 export function decodeCursor(sb: SandboxContext, raw: string, list: string): CursorPosition {
-  let parsed: CursorPosition & { t: number };
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw problems.invalidRequest('page[after] is not a valid cursor.');
-  }
+  const parsed = readSignedCursor(sb, raw);
+  if (!parsed) throw problems.invalidRequest('page[after] is not a valid cursor (cursors cannot be edited; use next_cursor as given).');
   if (!parsed || typeof parsed !== 'object' || typeof parsed.t !== 'number' || parsed.list !== list) {
     throw problems.invalidRequest('page[after] is not a cursor for this list (the filters must stay the same).');
   }
@@ -59,7 +88,8 @@ export function pageOf<T extends { id: string }, V>(
   sb: SandboxContext,
   req: ApiRequest,
   list: string,
-  sorted: Iterable<T>,
+  /** The rows in order, or a function giving the rows after a cursor's position (a SQL range). */
+  sorted: Iterable<T> | ((after: { key: number | string; id: string } | null) => Iterable<T>),
   keyOf: (row: T) => number | string,
   view: (row: T) => V,
   direction: 'asc' | 'desc' = 'asc',
@@ -70,7 +100,8 @@ export function pageOf<T extends { id: string }, V>(
   const data: V[] = [];
   let last: T | null = null;
   let hasMore = false;
-  for (const row of sorted) {
+  const rows = typeof sorted === 'function' ? sorted(cursor ? { key: cursor.key, id: cursor.id } : null) : sorted;
+  for (const row of rows) {
     if (cursor && !isAfter(keyOf(row), row.id, cursor.key, cursor.id, direction)) continue;
     if (data.length === limit) {
       hasMore = true;

@@ -21,7 +21,7 @@ export interface Principal {
 }
 
 export function findPrincipal(sb: SandboxContext, token: string): Principal | null {
-  const key = sb.db.apiKeys.find((k) => k.token === token && !k.deletedAt);
+  const key = sb.db.apiKeys.where('token = ?', [token]).find((k) => !k.deletedAt);
   if (key) {
     return {
       kind: 'api_key',

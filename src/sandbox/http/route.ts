@@ -38,6 +38,8 @@ export interface ApiRouteSpec {
   /** 'legacy' = the older conversation-scoped endpoints (§4.9): 401 `unauthorized` instead of `invalid_token`. */
   style?: 'v1' | 'legacy';
   idempotent?: boolean;
+  /** Bytes; default 1 MB (edge.ts). */
+  bodyLimit?: number;
   handler: (req: ApiRequest, sb: SandboxContext) => ApiResult | Promise<ApiResult>;
 }
 
@@ -45,8 +47,13 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
   app.route({
     method: spec.method,
     url: `/v1${spec.url}`,
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    // Before the body is read: an unauthenticated caller must not make the sandbox parse anything.
+    onRequest: async (request: FastifyRequest) => {
+      (request as FastifyRequest & { principal?: Principal }).principal = authenticate(sb, request, spec);
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const principal = authenticate(sb, request, spec);
+      const principal = (request as FastifyRequest & { principal?: Principal }).principal ?? authenticate(sb, request, spec);
       checkRateLimit(sb, principal.id);
       const apiRequest: ApiRequest = {
         principal,
@@ -60,7 +67,7 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
       const holdMs = request.sandboxHoldMs;
       const run = async () => {
         if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
-        return spec.handler(apiRequest, sb);
+        return spec.method === 'GET' ? sb.store.reading(() => spec.handler(apiRequest, sb)) : spec.handler(apiRequest, sb);
       };
       // Idempotency keys belong to the organization (as with Stripe's per-account keys), not to
       // one credential: a retry after an OAuth refresh or a key rotation must still replay.

@@ -38,7 +38,7 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     style: 'legacy',
     handler: (req) => {
       const conversation = memberConversation(sb, req);
-      const rows = oldestFirst(sb.db.messages.filter((m) => m.conversationId === conversation.id));
+      const rows = oldestFirst(sb.db.messages.where('conversation_id = ?', [conversation.id]));
       const page = pageOf(sb, req, `conversation-messages:${conversation.id}`, rows, (m) => m.seq, conversationMessageView);
       return { status: 200, body: page };
     },
@@ -52,7 +52,7 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     style: 'legacy',
     handler: (req) => {
       const { message } = visibleMessage(sb, req);
-      const rows = oldestFirst(sb.db.messages.filter((m) => m.replyToId === message.id && m.conversationId === message.conversationId));
+      const rows = oldestFirst(sb.db.messages.where('reply_to_id = ? AND conversation_id = ?', [message.id, message.conversationId]));
       const page = pageOf(sb, req, `message-replies:${message.id}`, rows, (m) => m.seq, conversationMessageView);
       return { status: 200, body: page };
     },

@@ -16,6 +16,8 @@ export function registerImportRoutes(app: FastifyInstance, sb: SandboxContext): 
     url: '/patient-imports',
     scope: 'patients.write',
     idempotent: true,
+    // Up to 5,000 rows of up to 200-character fields: more than the 1 MB that fits every other request.
+    bodyLimit: 16 * 1024 * 1024,
     handler: (req) => {
       const rows = parseImportBody(req.body);
       const record = createImport(sb, req.principal.orgId, rows);

@@ -13,6 +13,7 @@ import { registerPatientConversationRoutes } from './patient-conversations.js';
 import { registerInboundRoutes } from './inbound.js';
 import { registerImportRoutes } from './imports.js';
 import { registerOAuthRoutes } from './oauth.js';
+import { addFormParser } from '../http/edge.js';
 import { registerMeRoutes } from './me.js';
 import { registerCampaignRoutes } from './campaigns.js';
 import { registerConversationRoutes } from './conversations.js';
@@ -33,7 +34,11 @@ export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext
   registerPatientConversationRoutes(app, sb);
   registerInboundRoutes(app, sb);
   registerImportRoutes(app, sb);
-  registerOAuthRoutes(app, sb);
+  // The only routes that take form bodies (RFC 6749 token/revocation requests, the approve page's form).
+  await app.register(async (oauth) => {
+    addFormParser(oauth);
+    registerOAuthRoutes(oauth, sb);
+  });
   registerMeRoutes(app, sb);
   registerCampaignRoutes(app, sb);
   registerConversationRoutes(app, sb);

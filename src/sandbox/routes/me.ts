@@ -16,7 +16,7 @@ import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { pageOf } from '../http/cursor.js';
+import { pageOf, readSignedCursor } from '../http/cursor.js';
 import { accessTokens } from '../domain/access-tokens.js';
 import { grantOfAccessToken } from '../domain/oauth-tokens.js';
 import { messageView } from '../domain/views.js';
@@ -114,10 +114,11 @@ function validBody(raw: unknown): string {
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
-/** A message's place in time as a string that sorts like (createdMs, seq). */
-const position = (m: MessageRecord) => `${pad(m.createdMs, 15)}:${pad(m.seq, 12)}`;
-/** The same place, but sorting latest first. */
-const reversePosition = (m: MessageRecord) => `${pad(1e15 - m.createdMs, 15)}:${pad(1e12 - m.seq, 12)}`;
+/** A message's place in time as a string that sorts like (createdMs, id): creation time, id as tiebreaker (§4.12). */
+const position = (m: MessageRecord) => `${pad(m.createdMs, 15)}:${m.id}`;
+/** The same place, but sorting latest first (each hex digit of the id complemented). */
+const reversePosition = (m: MessageRecord) => `${pad(1e15 - m.createdMs, 15)}:${complement(m.id)}`;
+const complement = (id: string) => id.replace(/[0-9a-f]/g, (d) => (15 - parseInt(d, 16)).toString(16));
 
 function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   const p = req.principal;
@@ -132,14 +133,20 @@ function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   for (const c of sb.db.conversations.values()) if (isVisibleToAdmin(p, c)) visible.add(c.id);
   const base = `me-messages:${p.userId}:${rawAfter ?? ''}:${groupBy}`;
 
+  // The visible conversations' messages in range, from the (conversation_id, created_ms) index.
+  const inRange = (maxSeq: number) =>
+    sb.db.messages.where(
+      'conversation_id IN (SELECT value FROM json_each(?)) AND created_ms >= ? AND seq <= ?',
+      [JSON.stringify([...visible]), Number.isFinite(afterMs) ? afterMs : Number.MIN_SAFE_INTEGER, maxSeq],
+    );
   if (groupBy === 'message') {
-    const rows = sb.db.messages.filter((m) => visible.has(m.conversationId) && m.createdMs >= afterMs);
+    const rows = inRange(Number.MAX_SAFE_INTEGER);
     const keyed = rows.map((m) => ({ id: m.id, key: position(m), m })).sort(byKey);
     return pageOf(sb, req, base, keyed, (r) => r.key, (r) => messageView(sb, r.m));
   }
 
-  const snapshot = snapshotFromCursor(queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
-  const rows = sb.db.messages.filter((m) => visible.has(m.conversationId) && m.createdMs >= afterMs && m.seq <= snapshot);
+  const snapshot = snapshotFromCursor(sb, queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
+  const rows = inRange(snapshot);
   const latest = new Map<string, MessageRecord>();
   for (const m of rows) {
     const current = latest.get(m.conversationId);
@@ -156,10 +163,10 @@ function byKey(a: { key: string; id: string }, b: { key: string; id: string }): 
 }
 
 /** The snapshot a group_by=conversation cursor was made at; pageOf then checks the rest of the cursor. */
-function snapshotFromCursor(raw: string | undefined, base: string): number | null {
+function snapshotFromCursor(sb: SandboxContext, raw: string | undefined, base: string): number | null {
   if (!raw) return null;
   try {
-    const list = (JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { list?: unknown }).list;
+    const list = readSignedCursor(sb, raw)?.list;
     const match = typeof list === 'string' && list.startsWith(`${base}:snapshot=`) ? /:snapshot=(\d+)$/.exec(list) : null;
     return match ? Number(match[1]) : null;
   } catch {

@@ -57,7 +57,7 @@ function readFilter(sb: SandboxContext, req: ApiRequest): ConversationFilter | u
 
 function readCursor(extra: unknown, id: string): ConversationCursor {
   const e = extra as Partial<ConversationCursor> | undefined;
-  const ok = e && e.key && Number.isFinite(e.key.ms) && Number.isFinite(e.key.seq)
+  const ok = e && e.key && Number.isFinite(e.key.ms) && typeof e.key.id === 'string'
     && e.snapshot && Number.isInteger(e.snapshot.seq) && Number.isFinite(e.snapshot.ms);
   if (!ok) throw problems.invalidRequest('page[after] is not a valid cursor.');
   return { key: e.key!, snapshot: e.snapshot!, id };

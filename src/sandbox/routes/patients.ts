@@ -6,13 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { problems } from '../http/problem.js';
-import { pageOf } from '../http/cursor.js';
-import { patientView } from '../domain/views.js';
+import { pageLimit, pageOf } from '../http/cursor.js';
+import { conversationCounts, patientView } from '../domain/views.js';
 import {
   createOrMatchPatient,
   deletePatient,
   findPatient,
   orgPatients,
+  rosterAfter,
   updatePatient,
   validatePatientFields,
 } from '../domain/patients.js';
@@ -55,11 +56,15 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
         if (!normalized.ok) throw problems.validation([{ path: 'phone', code: 'invalid', message: `phone is not a usable phone number: ${normalized.reason}.` }]);
         phone = normalized.e164;
       }
-      const rows = orgPatients(sb, req.principal.orgId).filter(
-        (p) => (phone === undefined || p.phone === phone) && (mrn === undefined || p.mrn === mrn),
-      );
       const list = `patients:${phone ?? ''}:${mrn ?? ''}`;
-      return { status: 200, body: pageOf(sb, req, list, rows, (p) => p.created_at, (p) => patientView(sb, p)) };
+      let counts = new Map<string, number>();
+      const rows = (after: { key: number | string; id: string } | null) => {
+        // One row more than the page tells pageOf whether another page follows.
+        const page = rosterAfter(sb, req.principal.orgId, { phone, mrn }, after, pageLimit(req) + 1);
+        counts = conversationCounts(sb, page.map((p) => p.id));
+        return page;
+      };
+      return { status: 200, body: pageOf(sb, req, list, rows, (p) => p.created_at, (p) => patientView(sb, p, null, counts.get(p.id) ?? 0)) };
     },
   });
 

@@ -46,8 +46,12 @@ function combine(type: 'and' | 'or', nodes: QueryNode[]): QueryNode {
   return { type, children };
 }
 
+/** Nesting of parentheses and "-" a query may have: deeper input is refused, not recursed into until the stack overflows. */
+export const MAX_QUERY_DEPTH = 32;
+
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -92,10 +96,15 @@ class Parser {
 
   private unary(): QueryNode {
     const token = this.peek();
-    if (token.type !== 'minus') return this.primary();
-    this.advance();
-    if (!startsUnary(this.peek())) fail('expected an expression right after "-"', token.pos);
-    return { type: 'not', child: this.unary() };
+    if (++this.depth > MAX_QUERY_DEPTH) fail(`the query nests deeper than ${MAX_QUERY_DEPTH} levels of "(" and "-"`, token.pos);
+    try {
+      if (token.type !== 'minus') return this.primary();
+      this.advance();
+      if (!startsUnary(this.peek())) fail('expected an expression right after "-"', token.pos);
+      return { type: 'not', child: this.unary() };
+    } finally {
+      this.depth--;
+    }
   }
 
   private primary(): QueryNode {

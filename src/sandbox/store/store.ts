@@ -1,31 +1,96 @@
 /**
- * The sandbox's whole state: named tables plus a few counters. Routes and
- * workers read and change it through domain functions; `--data FILE` makes
- * it persistent (see persist.ts). Single-threaded, so no locking is needed.
+ * The sandbox's whole state in one SQLite database (Node's built-in
+ * node:sqlite): in memory by default, a file with `--data FILE`. Each named
+ * table is an SQL table (schema.ts); routes and workers use them through
+ * domain functions. Single-threaded and synchronous, so no locking is needed.
+ *
+ * Writes of one turn of the event loop share a transaction, committed at the
+ * end of the turn (`settle()`); the HTTP layer awaits `durable()` (that
+ * commit) before it answers a write. With a file the journal is WAL with synchronous=FULL: a
+ * committed write is on disk, and a crash (even kill -9) loses nothing that
+ * was answered and leaves nothing half-written.
  */
+import { openSync, readSync, closeSync } from 'node:fs';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openDatabase } from './sqlite.js';
+import { createStatements } from './schema.js';
 import { Table } from './table.js';
 
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** A --data file that cannot be used (wrong kind of file, unwritable path): a usage problem, exit 2. */
+export class SandboxDataError extends Error {
+  override readonly name = 'SandboxDataError';
+}
+
 export class SandboxStore {
+  readonly sql: DatabaseSync;
   private readonly tables = new Map<string, Table<{ id: string }>>();
+  private readonly statements = new Map<string, StatementSync>();
   /** Monotonic counter for ordering records created in the same millisecond. */
-  private seq = 0;
+  private seq: number;
+  private seqDirty = false;
+  private inTransaction = false;
+  private settleScheduled = false;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   private readonly listeners = new Set<() => void>();
+  /** Statements for lazy walks not in use (a walk borrows one; two walks of one query need two). */
+  private readonly idle = new Map<string, StatementSync[]>();
+  private readingDepth = 0;
+  private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
+
+  /** `file` null: an in-memory database. */
+  constructor(readonly file: string | null = null) {
+    if (file) refuseNonSqlite(file);
+    try {
+      this.sql = openDatabase(file ?? ':memory:');
+      if (file) {
+        this.sql.exec('PRAGMA journal_mode = WAL');
+        this.sql.exec('PRAGMA synchronous = FULL');
+        // Checkpoints (WAL → file) run when writes pause (see commit()); inside a long stream of writes
+        // only once the WAL reaches 64 MB, so a request rarely waits for one.
+        this.sql.exec('PRAGMA wal_autocheckpoint = 16384');
+      }
+    } catch (err) {
+      throw new SandboxDataError(`Cannot open --data ${file}: ${(err as Error).message} (its directory must exist and be writable).`);
+    }
+    // 32 MB of page cache (the default is 2 MB): pages of a long list or a busy index stay in memory.
+    this.sql.exec('PRAGMA cache_size = -32768');
+    this.sql.exec('CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)');
+    const row = this.sql.prepare("SELECT value FROM counters WHERE name = 'seq'").get() as { value: number } | undefined;
+    this.seq = Number(row?.value ?? 0);
+  }
 
   table<T extends { id: string }>(name: string): Table<T> {
     let table = this.tables.get(name);
     if (!table) {
-      table = new Table();
+      for (const statement of createStatements(name)) this.sql.exec(statement);
+      table = new Table(this, name);
       this.tables.set(name, table);
     }
     return table as unknown as Table<T>;
   }
 
+  /** True when the database has no sandbox world yet (a new --data file). */
+  isEmpty(): boolean {
+    return !this.sql.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  }
+
   nextSeq(): number {
+    this.seqDirty = true;
+    this.touch();
     return ++this.seq;
   }
 
-  /** Call after any change: persistence listens to save (debounced). */
+  /** The highest seq handed out so far: "everything that exists now" for snapshots. */
+  currentSeq(): number {
+    return this.seq;
+  }
+
+  /** Call after changing rows in place: they are written back now. */
   changed(): void {
+    for (const table of this.tables.values()) table.writeBack(true);
     for (const listener of this.listeners) listener();
   }
 
@@ -34,14 +99,142 @@ export class SandboxStore {
     return () => this.listeners.delete(listener);
   }
 
-  snapshot(): { version: 1; seq: number; tables: Record<string, unknown[]> } {
-    const tables: Record<string, unknown[]> = {};
-    for (const [name, table] of this.tables) tables[name] = table.toJSON();
-    return { version: 1, seq: this.seq, tables };
+  /** A cached prepared statement (for statements that always run to completion). */
+  statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.sql.prepare(sql)));
+    return statement;
   }
 
-  restore(snapshot: { seq: number; tables: Record<string, { id: string }[]> }): void {
-    this.seq = snapshot.seq;
-    for (const [name, rows] of Object.entries(snapshot.tables)) this.table(name).load(rows);
+  prepare(sql: string): StatementSync {
+    return this.sql.prepare(sql);
   }
+
+  borrow(sql: string): StatementSync {
+    return this.idle.get(sql)?.pop() ?? this.sql.prepare(sql);
+  }
+
+  giveBack(sql: string, statement: StatementSync): void {
+    let list = this.idle.get(sql);
+    if (!list) this.idle.set(sql, (list = []));
+    if (list.length < 4) list.push(statement);
+  }
+
+  /**
+   * Runs a read-only request handler (GET): rows it reads are not compared
+   * for in-place changes at the end of the unit of work (changed() still
+   * writes back everything), which would cost a stringify per row served.
+   */
+  reading<T>(fn: () => T): T {
+    this.readingDepth++;
+    try {
+      return fn();
+    } finally {
+      this.readingDepth--;
+    }
+  }
+
+  isReading(): boolean {
+    return this.readingDepth > 0;
+  }
+
+  /**
+   * Resolves once everything written so far is committed (on disk with a
+   * file). Requests finishing in the same turn share one commit: four
+   * concurrent writers cost one fsync per turn, not one each.
+   */
+  durable(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.touch();
+    });
+  }
+
+  beginWrite(): void {
+    if (this.inTransaction || this.closed) return;
+    this.sql.exec('BEGIN IMMEDIATE');
+    this.inTransaction = true;
+    this.touch();
+  }
+
+  /** Something was read or written: end the unit of work at the end of this turn. */
+  touch(): void {
+    if (this.settleScheduled || this.closed) return;
+    this.settleScheduled = true;
+    setImmediate(() => this.settle());
+  }
+
+  /** Writes back changed rows, commits (on disk when a file), and ends the unit of work. */
+  settle(): void {
+    this.settleScheduled = false;
+    if (this.closed) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      this.commit();
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+      throw err;
+    }
+    for (const w of waiters) w.resolve();
+  }
+
+  private commit(): void {
+    for (const table of this.tables.values()) table.writeBack(false);
+    if (this.seqDirty) {
+      this.beginWrite();
+      this.statement("INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value").run(this.seq);
+      this.seqDirty = false;
+    }
+    if (this.inTransaction) {
+      this.inTransaction = false;
+      this.sql.exec('COMMIT');
+      if (this.file) this.checkpointWhenIdle();
+    }
+    for (const table of this.tables.values()) table.release();
+  }
+
+  private checkpointWhenIdle(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = null;
+      if (!this.closed && !this.inTransaction) this.sql.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    }, 250);
+    this.checkpointTimer.unref();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.settle();
+    this.closed = true;
+    // Closing checkpoints the WAL into the file and removes FILE-wal and FILE-shm.
+    this.sql.close();
+  }
+}
+
+/** `--data` must be a SQLite file (or new/empty): an older JSON snapshot is refused, not overwritten. */
+function refuseNonSqlite(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new SandboxDataError(`Cannot open --data ${file}: ${(err as Error).message}`);
+  }
+  const head = Buffer.alloc(16);
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read === 0 || head.toString('latin1') === SQLITE_MAGIC) return;
+  const looksJson = head.toString('utf8').trimStart().startsWith('{');
+  throw new SandboxDataError(
+    looksJson
+      ? `${file} is a JSON snapshot from an older msgctl sandbox; the sandbox now keeps its data in SQLite. ` +
+          'Start with a new --data file (the old file is left as it is).'
+      : `${file} is not a sandbox data file (SQLite database); refusing to overwrite it.`,
+  );
 }

@@ -1,107 +1,231 @@
 /**
- * An insertion-ordered collection of records keyed by id. Tables are created
- * on demand by name, so each sandbox domain declares its own without editing
- * a central schema; the store persists every table generically.
+ * One SQL table of records (see schema.ts): `id`, `data` (the record as
+ * JSON) and generated columns for what is queried. Rows handed out are
+ * plain objects that domain code changes in place, as it always has: the
+ * table remembers what it handed out in the current unit of work (one turn
+ * of the event loop, or until `store.settle()`), and writes back every row
+ * whose JSON changed. While an object handed out is still referenced
+ * anywhere (a weak map), reading its id again gives that same object, so a
+ * worker or test holding a record sees what others wrote through it. A
+ * record changed in place in a later turn must be read again (or `put`) in
+ * that turn to be saved.
  */
-interface SecondaryIndex<T> {
-  keyOf: (row: T) => string | null;
-  ids: Map<string, Set<string>>;
-  keyById: Map<string, string | null>;
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+
+/** What a table needs of the store that owns it (store.ts implements it; declared here so neither file imports the other's module both ways). */
+export interface TableHost {
+  statement(sql: string): StatementSync;
+  borrow(sql: string): StatementSync;
+  giveBack(sql: string, statement: StatementSync): void;
+  isReading(): boolean;
+  beginWrite(): void;
+  touch(): void;
 }
 
+interface Handed<T> {
+  ref: WeakRef<T & object>;
+  /** The JSON last written for this row: a different stringify means it changed. */
+  json: string;
+}
+
+interface StoredRow {
+  id: string;
+  data: string;
+}
+
+const READ_CACHE_ROWS = 2000;
+
 export class Table<T extends { id: string }> {
-  private readonly rows = new Map<string, T>();
-  private readonly indexes = new Map<string, SecondaryIndex<T>>();
+  /**
+   * Rows handed out in this unit of work (held strongly until it ends).
+   * `reading`: handed out inside store.reading() (a GET), so the end of the
+   * unit of work does not stringify it to look for changes; changed() does.
+   */
+  private handed = new Map<string, { row: T; entry: Handed<T>; reading: boolean }>();
+  /**
+   * Rows read by GET handlers, kept across turns (at most READ_CACHE_ROWS,
+   * oldest dropped first) so a long list does not re-read the same
+   * conversation or patient for every page; any write of the id drops it.
+   */
+  private readonly readCache = new Map<string, T>();
+  /** Every handed-out row still referenced somewhere, by id. */
+  private readonly live = new Map<string, Handed<T>>();
+  private readonly gone = new FinalizationRegistry<{ id: string; entry: Handed<T> }>(({ id, entry }) => {
+    if (this.live.get(id) === entry) this.live.delete(id);
+  });
+
+  constructor(
+    private readonly store: TableHost,
+    readonly name: string,
+  ) {}
 
   get size(): number {
-    return this.rows.size;
+    return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name}`).get() as { n: number }).n);
   }
 
   get(id: string): T | undefined {
-    return this.rows.get(id);
+    const known = this.handed.get(id) ?? this.keep(id);
+    if (known) return this.held(known);
+    if (this.store.isReading()) {
+      const cached = this.readCache.get(id);
+      if (cached) return cached;
+    }
+    const stored = this.store.statement(`SELECT id, data FROM ${this.name} WHERE id = ?`).get(id) as StoredRow | undefined;
+    return stored ? this.adopt(stored) : undefined;
   }
 
   insert(row: T): T {
-    if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.rows.set(row.id, row);
-    this.reindex(row);
-    return row;
-  }
-
-  /** Replaces or inserts. Call it after changing a row in place, so indexes follow. */
-  put(row: T): T {
-    this.rows.set(row.id, row);
-    this.reindex(row);
-    return row;
-  }
-
-  delete(id: string): boolean {
-    for (const index of this.indexes.values()) moveKey(index, id, null);
-    return this.rows.delete(id);
+    return this.remember(row, this.insertRow(row));
   }
 
   /**
-   * A lookup by a derived key (null: not indexed), kept current on every
-   * insert, put, delete and load, so finding rows by a field costs the rows
-   * found rather than a scan of the table. Rows come back in insertion order.
+   * Inserts a row the caller will not change afterwards (bulk loads such as
+   * --seed-messages): it is not remembered, so nothing compares it at the
+   * end of the unit of work.
    */
-  index(name: string, keyOf: (row: T) => string | null): (key: string) => T[] {
-    let index = this.indexes.get(name);
-    if (!index) {
-      index = { keyOf, ids: new Map(), keyById: new Map() };
-      this.indexes.set(name, index);
-      for (const row of this.rows.values()) moveKey(index, row.id, keyOf(row));
+  insertOnly(row: T): void {
+    this.insertRow(row);
+  }
+
+  private insertRow(row: T): string {
+    this.readCache.delete(row.id);
+    this.store.beginWrite();
+    const json = JSON.stringify(row);
+    this.handed.delete(row.id);
+    try {
+      this.store.statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?)`).run(row.id, json);
+    } catch (err) {
+      if ((err as { errcode?: number }).errcode === 1555) throw new Error(`duplicate id ${row.id}`);
+      throw err;
     }
-    const found = index;
-    return (key) => [...(found.ids.get(key) ?? [])].map((id) => this.rows.get(id)!);
+    return json;
   }
 
-  private reindex(row: T): void {
-    for (const index of this.indexes.values()) moveKey(index, row.id, index.keyOf(row));
+  /** Replaces or inserts (insertion order is kept for an existing id). */
+  put(row: T): T {
+    this.readCache.delete(row.id);
+    this.store.beginWrite();
+    const json = JSON.stringify(row);
+    this.handed.delete(row.id);
+    this.store
+      .statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
+      .run(row.id, json);
+    return this.remember(row, json);
   }
 
+  delete(id: string): boolean {
+    this.readCache.delete(id);
+    this.store.beginWrite();
+    this.handed.delete(id);
+    this.live.delete(id);
+    return Number(this.store.statement(`DELETE FROM ${this.name} WHERE id = ?`).run(id).changes) > 0;
+  }
+
+  /** Every row in insertion order, read lazily. */
   values(): IterableIterator<T> {
-    return this.rows.values();
+    return this.query('1', [], 'rowid');
   }
 
   find(predicate: (row: T) => boolean): T | undefined {
-    for (const row of this.rows.values()) if (predicate(row)) return row;
+    for (const row of this.values()) if (predicate(row)) return row;
     return undefined;
   }
 
   filter(predicate: (row: T) => boolean): T[] {
     const out: T[] = [];
-    for (const row of this.rows.values()) if (predicate(row)) out.push(row);
+    for (const row of this.values()) if (predicate(row)) out.push(row);
     return out;
   }
 
-  toJSON(): T[] {
-    return [...this.rows.values()];
-  }
-
-  load(rows: T[]): void {
-    this.rows.clear();
-    for (const index of this.indexes.values()) {
-      index.ids.clear();
-      index.keyById.clear();
+  /**
+   * Rows matching a SQL condition over this table's columns (schema.ts), in
+   * `orderBy` order, read lazily: a page stops reading once it is full.
+   */
+  *query(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): Generator<T, undefined, undefined> {
+    const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
+    const statement = this.store.borrow(sql);
+    try {
+      for (const stored of statement.iterate(...params)) yield this.adopt(stored as unknown as StoredRow);
+    } finally {
+      this.store.giveBack(sql, statement);
     }
-    for (const row of rows) this.put(row);
+    return undefined;
   }
-}
 
-function moveKey<T>(index: SecondaryIndex<T>, id: string, key: string | null): void {
-  const old = index.keyById.get(id) ?? null;
-  if (old === key && index.keyById.has(id)) return;
-  if (old !== null) {
-    const set = index.ids.get(old);
-    set?.delete(id);
-    if (set && set.size === 0) index.ids.delete(old);
+  /** Like query(), all at once (one step through SQLite: about twice as fast per row as a lazy walk). */
+  where(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): T[] {
+    const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
+    const rows = this.store.statement(sql).all(...params) as unknown as StoredRow[];
+    return rows.map((stored) => this.adopt(stored));
   }
-  if (key === null) index.keyById.delete(id);
-  else {
-    index.keyById.set(id, key);
-    let set = index.ids.get(key);
-    if (!set) index.ids.set(key, (set = new Set()));
-    set.add(id);
+
+  count(condition: string, params: SQLInputValue[]): number {
+    return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name} WHERE ${condition}`).get(...params) as { n: number }).n);
+  }
+
+  toJSON(): T[] {
+    return [...this.values()];
+  }
+
+  /** Writes back rows changed in place since they were handed out (`all`: those read by a GET too). */
+  writeBack(all: boolean): void {
+    for (const { row, entry, reading } of this.handed.values()) {
+      if (reading && !all) continue;
+      const json = JSON.stringify(row);
+      if (json === entry.json) continue;
+      this.readCache.delete(row.id);
+      this.store.beginWrite();
+      this.store.statement(`UPDATE ${this.name} SET data = ? WHERE id = ?`).run(json, row.id);
+      entry.json = json;
+    }
+  }
+
+  /** Ends the unit of work: later reads parse fresh objects. */
+  release(): void {
+    this.handed.clear();
+  }
+
+  private adopt(stored: StoredRow): T {
+    const known = this.handed.get(stored.id) ?? this.keep(stored.id);
+    if (known) return this.held(known);
+    return this.remember(JSON.parse(stored.data) as T, stored.data);
+  }
+
+  /** A row read again outside a GET may be changed in place: compare it at the end of the unit of work. */
+  private held(known: { row: T; reading: boolean }): T {
+    if (known.reading && !this.store.isReading()) known.reading = false;
+    return known.row;
+  }
+
+  /** A row handed out in an earlier unit of work and still referenced: hand out the same object again. */
+  private keep(id: string): { row: T; entry: Handed<T>; reading: boolean } | undefined {
+    const entry = this.live.get(id);
+    const row = entry?.ref.deref();
+    if (!entry || !row) return undefined;
+    const held = { row, entry, reading: this.store.isReading() };
+    this.handed.set(id, held);
+    this.store.touch();
+    return held;
+  }
+
+  private remember(row: T, json: string): T {
+    const old = this.live.get(row.id);
+    const reading = this.store.isReading();
+    if (old?.ref.deref() === row) {
+      old.json = json;
+      this.handed.set(row.id, { row, entry: old, reading });
+    } else if (reading) {
+      // Read to answer a GET: nobody keeps it, so no weak reference (a page of a long list would leave thousands).
+      this.handed.set(row.id, { row, entry: { ref: { deref: () => row } as WeakRef<T & object>, json }, reading });
+      if (this.readCache.size >= READ_CACHE_ROWS) this.readCache.delete(this.readCache.keys().next().value!);
+      this.readCache.set(row.id, row);
+    } else {
+      const entry: Handed<T> = { ref: new WeakRef(row as T & object), json };
+      this.live.set(row.id, entry);
+      this.gone.register(row as T & object, { id: row.id, entry });
+      this.handed.set(row.id, { row, entry, reading });
+    }
+    this.store.touch();
+    return row;
   }
 }

@@ -115,9 +115,12 @@ export function startCampaignSender(sb: SandboxContext): () => void {
 }
 
 /** Sends the recipient's message unless stop cancelled it meanwhile; completes the campaign after the last one. */
-function handOff(sb: SandboxContext, campaignId: string, r: CampaignRecipientRecord): void {
+function handOff(sb: SandboxContext, campaignId: string, held: CampaignRecipientRecord): void {
   const c = campaignTable(sb).get(campaignId);
-  if (!c || r.status !== 'sending') return;
+  // Re-read after the hand-off wait: records are database rows, not objects kept between turns.
+  const current = recipientOf(sb, campaignId, held.patientId);
+  if (!c || !current || current.status !== 'sending') return;
+  const r = current;
   const number = sb.db.phoneNumbers.get(c.phoneNumberId);
   try {
     const { record } = sendPatientMessage(

@@ -57,7 +57,8 @@ function schedule(sb: SandboxContext, message: MessageRecord): void {
     const current = sb.db.messages.get(message.id);
     // Skip if the message is gone or something else already moved it on.
     if (!current || current.delivery?.status !== expected) return;
-    step.run();
+    // The record read now, not the one this timer was set with: records are rows, re-read after a wait.
+    nextStep(sb, current)?.run();
     schedule(sb, current);
   });
 }
@@ -68,7 +69,13 @@ export function startDeliveryWorker(sb: SandboxContext): () => void {
   };
   sb.events.on('message.created', onCreated);
   // Messages left in flight by a previous run (--data) carry on where they were.
-  for (const message of sb.db.messages.values()) {
+  // Only messages with a step left: an sms stops at delivered, a secure message at opened.
+  // Each condition alone is a range of the in_flight index (an OR of them would scan the table).
+  const inFlight = [
+    ...sb.db.messages.where("delivery_status IN ('queued', 'sent')", [], 'created_ms, id'),
+    ...sb.db.messages.where("delivery_status = 'delivered' AND channel = 'secure'", [], 'created_ms, id'),
+  ];
+  for (const message of inFlight) {
     if (message.delivery && message.senderKind !== 'patient') schedule(sb, message);
   }
   return () => sb.events.off('message.created', onCreated);

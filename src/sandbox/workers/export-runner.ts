@@ -15,9 +15,8 @@ export function startExportRunner(sb: SandboxContext): () => void {
     sb.later(EXPORT_DURATION_MS, () => {
       const current = exportsTable(sb).get(record.id);
       if (!current || current.status !== 'running') return;
-      let lastSeq = 0;
-      for (const m of sb.db.messages.values()) if (m.conversationId === current.conversationId) lastSeq = Math.max(lastSeq, m.seq);
-      current.lastSeq = lastSeq;
+      // Everything in the conversation now: no message can have a seq above the store's counter.
+      current.lastSeq = sb.store.currentSeq();
       current.status = 'ready';
       current.ready_at = sb.clock.iso();
       sb.store.changed();

@@ -35,7 +35,11 @@ export function startImportRunner(sb: SandboxContext): () => void {
     if (!finished) schedule(record);
   };
   const schedule = (record: ImportRecord) => {
-    sb.later(Math.min(BATCH_ROWS, record.pending.length) * ROW_MS, () => step(record));
+    sb.later(Math.min(BATCH_ROWS, record.pending.length) * ROW_MS, () => {
+      // Re-read after the wait: records are database rows, not objects kept between turns.
+      const current = table.get(record.id);
+      if (current?.status === 'running') step(current);
+    });
   };
   const onCreated = (id: string) => {
     const record = table.get(id);

@@ -63,6 +63,8 @@ export function startWebhookDelivery(sb: SandboxContext): () => void {
       delivery.lastStatus = status;
       delivery.lastError = error;
       delivery.nextAttemptMs = sb.clock.now() + wait;
+      // Held across the fetch above (another turn of the event loop): written back explicitly.
+      webhookDeliveries(sb).put(delivery);
       sb.store.changed();
       schedule(delivery.id, wait);
     }
@@ -73,6 +75,7 @@ export function startWebhookDelivery(sb: SandboxContext): () => void {
     delivery.lastStatus = status;
     delivery.lastError = error;
     delivery.nextAttemptMs = null;
+    webhookDeliveries(sb).put(delivery);
     sb.store.changed();
   }
 

@@ -35,6 +35,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} is already in use: pick another with --port (0 for any free one).`);
     if (/chaos/i.test((err as Error).message)) throw new UsageError((err as Error).message);
+    if ((err as Error).name === 'SandboxDataError') throw new UsageError((err as Error).message);
     if (flags.data && (code === 'ENOENT' || code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR')) {
       throw new UsageError(`Cannot write --data ${flags.data}: ${(err as Error).message}`);
     }

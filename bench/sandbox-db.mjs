@@ -1,0 +1,286 @@
+// The sandbox's store under real amounts of data (issue 14): the built CLI's
+// `msgctl sandbox` with a --data file holding N synthetic messages, measured
+// from outside as a user meets it. With --base DIR (a checkout of an older
+// commit, built), every measurement also runs against that build, the two
+// interleaved round by round so a machine getting busier favours neither.
+//
+//   start        spawn `msgctl sandbox --data FILE` to its first output line
+//   POST         sequential POST /patient-messages: median and p99 latency
+//   4 writers    four concurrent POST loops for a few seconds: writes/s
+//   list --all   `msgctl messages list --all --json` over every message
+//                (base: its in-memory store, as today; this build: --data)
+//   RSS          the sandbox's resident memory after start and after the writes
+//   GET /patients  autocannon on GET /patients?page[limit]=50 beside a bare
+//                fastify route serving the same bytes
+//   kill -9      a stream of writes, SIGKILL, restart: every 2xx write there,
+//                no side files left after a clean stop
+//   growth       (--growth) `patients list --all` at 10k and 100k patients
+//
+// Usage: npm run build && node bench/sandbox-db.mjs [--messages 200000] [--rounds 3]
+//          [--posts 300] [--base /path/to/old/checkout --base-posts 10] [--growth]
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : fallback;
+};
+const MESSAGES = Number(arg('messages', 200_000));
+const ROUNDS = Number(arg('rounds', 3));
+const POSTS = Number(arg('posts', 300));
+const BASE_POSTS = Number(arg('base-posts', 10));
+const GROWTH = process.argv.includes('--growth');
+const here = fileURLToPath(new URL('..', import.meta.url));
+const builds = [{ name: 'this build', dir: here, posts: POSTS }];
+if (arg('base')) builds.unshift({ name: 'base', dir: arg('base'), posts: BASE_POSTS, legacy: true });
+const work = mkdtempSync(join(tmpdir(), 'msgctl-bench-db-'));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const log = (line) => process.stderr.write(`${line}\n`);
+
+function env() {
+  const home = mkdtempSync(join(work, 'home-'));
+  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local', 'state'), DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', NO_COLOR: '1' };
+}
+
+async function startSandbox(build, args) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(build.dir, 'bin/msgctl.js'), 'sandbox', '--port', '0', '--json', '--rate-limit', '0', ...args], {
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited (${code}): ${stderr}`)));
+  });
+  const info = JSON.parse(line);
+  return { child, info, startMs: performance.now() - started, stderr: () => stderr };
+}
+
+async function stop(sandbox, signal = 'SIGINT') {
+  sandbox.child.kill(signal);
+  if (sandbox.child.exitCode === null && sandbox.child.signalCode === null) await once(sandbox.child, 'exit');
+}
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+let phoneSeq = 0;
+async function post(info) {
+  const n = phoneSeq++;
+  const phone = `+1212${String(5550000 + (n % 9000)).padStart(7, '0')}`;
+  const res = await fetch(`${info.base_url}/patient-messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ to: { phone }, body: `bench ${n}` }),
+  });
+  const body = await res.json();
+  return { status: res.status, id: body?.message?.id };
+}
+
+async function timeCli(build, info, args) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(build.dir, 'bin/msgctl.js'), ...args], {
+    env: { ...env(), MSGCTL_BASE_URL: info.base_url, MSGCTL_API_KEY: info.api_key },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let lines = 0;
+  child.stdout.on('data', (d) => {
+    for (const b of d) if (b === 10) lines++;
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`msgctl ${args.join(' ')} exited ${code}`);
+  return { ms: performance.now() - started, lines };
+}
+
+async function cannon(url, headers) {
+  const result = await autocannon({ url, headers, connections: 10, duration: 5 });
+  return result.requests.average;
+}
+
+async function bareServer(bytes, contentType) {
+  const script = `
+    const fastify = require('fastify')();
+    const bytes = Buffer.from(process.argv[1], 'base64');
+    fastify.get('/v1/patients', (req, reply) => reply.type(${JSON.stringify(contentType)}).send(bytes));
+    fastify.listen({ host: '127.0.0.1', port: 0 }).then((a) => console.log(a));`;
+  const child = spawn(process.execPath, ['-e', script, bytes.toString('base64')], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'] });
+  const address = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+  return { child, address };
+}
+
+const results = new Map(); // `${build}|${metric}` → number[]
+const record = (build, metric, value) => {
+  const key = `${build.name}|${metric}`;
+  if (!results.has(key)) results.set(key, []);
+  results.get(key).push(value);
+};
+
+// 1. One data file per build, seeded once (the same seed gives the same world).
+for (const build of builds) {
+  build.data = join(work, `${build.legacy ? 'base.json' : 'sandbox.db'}`);
+  log(`seeding ${MESSAGES} messages for ${build.name}…`);
+  const s = await startSandbox(build, ['--data', build.data, '--seed-messages', String(MESSAGES)]);
+  await stop(s);
+}
+
+// 2. Interleaved rounds.
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const build of round % 2 ? builds : [...builds].reverse()) {
+    log(`round ${round}: ${build.name}`);
+    const copy = join(work, `round-${round}-${build.legacy ? 'base.json' : 'sandbox.db'}`);
+    copyFileSync(build.data, copy);
+    const s = await startSandbox(build, ['--data', copy]);
+    record(build, 'start over --data (ms)', s.startMs);
+    record(build, 'RSS after start (MB)', rssMb(s.child.pid));
+
+    const latencies = [];
+    for (let i = 0; i < build.posts; i++) {
+      const t = performance.now();
+      const r = await post(s.info);
+      if (r.status !== 201) throw new Error(`POST answered ${r.status}`);
+      latencies.push(performance.now() - t);
+    }
+    record(build, 'POST median (ms)', median(latencies));
+    record(build, 'POST p99 (ms)', pct(latencies, 99));
+
+    let writes = 0;
+    const until = performance.now() + 5000;
+    await Promise.all([0, 1, 2, 3].map(async () => {
+      while (performance.now() < until) if ((await post(s.info)).status === 201) writes++;
+    }));
+    record(build, '4 writers (writes/s)', writes / 5);
+    record(build, 'RSS after writes (MB)', rssMb(s.child.pid));
+
+    // list --all: base as today (in-memory store, --seed-messages); this build on its --data file.
+    let listOn = s;
+    if (build.legacy) {
+      await stop(s);
+      listOn = await startSandbox(build, ['--seed-messages', String(MESSAGES)]);
+    }
+    const list = await timeCli(build, listOn.info, ['messages', 'list', '--after', '2000-01-01', '--all', '--json']);
+    record(build, 'messages list --all --json (ms)', list.ms);
+    record(build, 'messages listed', list.lines);
+
+    // GET /patients?page[limit]=50 beside a bare fastify route serving the same bytes.
+    const headers = { authorization: `Bearer ${listOn.info.api_key}` };
+    const url = `${listOn.info.base_url}/patients?page[limit]=50`;
+    const sample = await fetch(url, { headers });
+    const bytes = Buffer.from(await sample.arrayBuffer());
+    const bare = await bareServer(bytes, sample.headers.get('content-type'));
+    const sandboxRps = await cannon(url, headers);
+    const bareRps = await cannon(`${bare.address}/v1/patients?page[limit]=50`, headers);
+    bare.child.kill();
+    record(build, 'GET /patients req/s', sandboxRps);
+    record(build, 'bare fastify req/s', bareRps);
+    record(build, 'GET /patients / bare (%)', (100 * sandboxRps) / bareRps);
+    await stop(listOn);
+    rmSync(copy, { force: true });
+    for (const side of ['-wal', '-shm']) rmSync(copy + side, { force: true });
+  }
+}
+
+// 3. kill -9 during a stream of writes (this build only: the base's answer is known, a leftover temp copy).
+{
+  const build = builds.at(-1);
+  const dir = mkdtempSync(join(work, 'kill-'));
+  const file = join(dir, 'sandbox.db');
+  copyFileSync(build.data, file);
+  const s = await startSandbox(build, ['--data', file]);
+  const confirmed = [];
+  let stopped = false;
+  const writers = [0, 1, 2, 3].map(async () => {
+    while (!stopped) {
+      try {
+        const r = await post(s.info);
+        if (r.status === 201) confirmed.push(r.id);
+      } catch {
+        return;
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  await stop(s, 'SIGKILL');
+  stopped = true;
+  await Promise.all(writers);
+  const again = await startSandbox(build, ['--data', file]);
+  let missing = 0;
+  for (const id of confirmed) {
+    const res = await fetch(`${again.info.base_url}/patient-messages/${id}`, { headers: { authorization: `Bearer ${again.info.api_key}` } });
+    if (res.status !== 200) missing++;
+    await res.arrayBuffer();
+  }
+  await stop(again);
+  const leftovers = readdirSync(dir).filter((f) => f !== 'sandbox.db');
+  record(build, 'kill -9: 2xx writes checked', confirmed.length);
+  record(build, 'kill -9: missing after restart', missing);
+  record(build, 'kill -9: leftover files', leftovers.length);
+}
+
+// 4. Growth: patients list --all at 10k and 100k patients (imports of 5,000 rows, --time-scale 0).
+if (GROWTH) {
+  for (const build of builds) {
+    for (const count of [10_000, 100_000]) {
+      const s = await startSandbox(build, ['--time-scale', '0']);
+      for (let start = 0; start < count; start += 5000) {
+        const rows = Array.from({ length: Math.min(5000, count - start) }, (_, i) => ({
+          first_name: `Grow${start + i}`, last_name: 'Bench', mrn: `G-${start + i}`, phone: `+1646${String(start + i).padStart(7, '0')}`,
+        }));
+        const res = await fetch(`${s.info.base_url}/patient-imports`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+          body: JSON.stringify({ rows }),
+        });
+        const { id } = await res.json();
+        for (;;) {
+          const st = await (await fetch(`${s.info.base_url}/patient-imports/${id}`, { headers: { authorization: `Bearer ${s.info.api_key}` } })).json();
+          if (st.status !== 'running') break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      const t = await timeCli(build, s.info, ['patients', 'list', '--all', '--json']);
+      record(build, `patients list --all at ${count / 1000}k (ms)`, t.ms);
+      await stop(s);
+    }
+  }
+}
+
+// 5. The table.
+const metrics = [...new Set([...results.keys()].map((k) => k.split('|')[1]))];
+const value = (build, metric) => {
+  const xs = results.get(`${build.name}|${metric}`);
+  return xs ? median(xs) : undefined;
+};
+const mine = builds.at(-1);
+const base = builds.length > 1 ? builds[0] : null;
+const fmt = (v) => (v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
+console.log(`\nSandbox store, ${MESSAGES} messages, medians of ${ROUNDS} interleaved rounds (${new Date().toISOString()})\n`);
+console.log(`| metric | ${builds.map((b) => b.name).join(' | ')} |`);
+console.log(`| --- | ${builds.map(() => '---').join(' | ')} |`);
+for (const m of metrics) console.log(`| ${m} | ${builds.map((b) => fmt(value(b, m))).join(' | ')} |`);
+
+const listBase = base && value(base, 'messages list --all --json (ms)');
+const growth10 = value(mine, 'patients list --all at 10k (ms)');
+const targets = [
+  ['POST median < 10 ms', value(mine, 'POST median (ms)') < 10],
+  ['POST p99 < 50 ms', value(mine, 'POST p99 (ms)') < 50],
+  ['4 writers >= 300 writes/s', value(mine, '4 writers (writes/s)') >= 300],
+  ['start over --data < 3 s', value(mine, 'start over --data (ms)') < 3000],
+  ['list --all within 20% of base in-memory', listBase ? value(mine, 'messages list --all --json (ms)') <= listBase * 1.2 : undefined],
+  ['RSS with the messages < 300 MB', Math.max(value(mine, 'RSS after start (MB)'), value(mine, 'RSS after writes (MB)')) < 300],
+  ['GET /patients >= 60% of bare fastify', value(mine, 'GET /patients / bare (%)') >= 60],
+  ['kill -9: every 2xx write there, no leftovers',
+    value(mine, 'kill -9: missing after restart') === 0 && value(mine, 'kill -9: leftover files') === 0 && value(mine, 'kill -9: 2xx writes checked') > 0],
+  ['patients list --all 100k within 10x of 10k', growth10 ? value(mine, 'patients list --all at 100k (ms)') <= growth10 * 10 : undefined],
+];
+console.log('');
+for (const [name, ok] of targets) console.log(`${ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL'}  ${name}`);
+rmSync(work, { recursive: true, force: true });

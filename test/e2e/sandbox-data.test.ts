@@ -1,0 +1,86 @@
+/**
+ * `msgctl sandbox --data FILE` on SQLite: a write answered 2xx survives
+ * kill -9, nothing is half-written, no side files are left once it stops
+ * cleanly again, and an old JSON snapshot is refused, not overwritten.
+ */
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { createInterface } from 'node:readline';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
+
+async function startSandboxProcess(args: string[], env: Record<string, string | undefined>) {
+  const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', ...args], { env, extendEnv: false, reject: false });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+  });
+  return { child, info: JSON.parse(line) as { base_url: string; api_key: string } };
+}
+
+describe('msgctl sandbox --data', () => {
+  it('keeps every write answered 2xx across kill -9 during a stream of writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-kill-'));
+    const data = join(dir, 'sandbox.db');
+    const env = isolatedEnv();
+    const first = await startSandboxProcess(['--data', data], env);
+    const confirmed: { id: string; body: string }[] = [];
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const body = `kill test ${w}-${i}`;
+        try {
+          const res = await fetch(`${first.info.base_url}/patient-messages`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${first.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: JSON.stringify({ to: { phone: `+1212555${String(1000 + w * 100 + (i % 100)).padStart(4, '0')}` }, body }),
+          });
+          if (res.status === 201) confirmed.push({ id: ((await res.json()) as { message: { id: string } }).message.id, body });
+          else await res.arrayBuffer();
+        } catch {
+          return; // the sandbox is gone
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    while (confirmed.length < 40) await new Promise((r) => setTimeout(r, 5));
+    first.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(writers);
+    await first.child;
+
+    const second = await startSandboxProcess(['--data', data], env);
+    try {
+      for (const { id, body } of confirmed) {
+        const res = await fetch(`${second.info.base_url}/patient-messages/${id}`, { headers: { authorization: `Bearer ${second.info.api_key}` } });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { body: string }).body).toBe(body);
+      }
+    } finally {
+      second.child.kill('SIGINT');
+      await second.child;
+    }
+    expect(readdirSync(dir)).toEqual(['sandbox.db']);
+  });
+
+  it('refuses an old JSON snapshot with a clear message and leaves it as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-old-'));
+    const data = join(dir, 'sandbox.json');
+    const old = JSON.stringify({ version: 1, seq: 0, tables: {} });
+    writeFileSync(data, old);
+    const r = await msgctl(['sandbox', '--port', '0', '--data', data], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/JSON snapshot from an older msgctl sandbox/);
+    expect(r.stderr).toMatch(/new --data file/);
+    expect(readFileSync(data, 'utf8')).toBe(old);
+  });
+
+  it('says so when the --data directory does not exist', async () => {
+    const r = await msgctl(['sandbox', '--port', '0', '--data', join(tmpdir(), `no-such-dir-${randomUUID()}`, 'x.db')], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/Cannot open --data .*directory must exist/);
+  });
+});

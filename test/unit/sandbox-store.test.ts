@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxStore } from '../../src/sandbox/store/store.js';
+
+interface Row {
+  id: string;
+  phone: string | null;
+  n?: number;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'msgctl-store-'));
+  dirs.push(d);
+  return d;
+}
+
+describe('SandboxStore (SQLite)', () => {
+  it('keeps insertion order, finds by id, and writes back rows changed in place', () => {
+    const store = new SandboxStore();
+    const table = store.table<Row>('things');
+    table.insert({ id: 'b', phone: '+1' });
+    table.insert({ id: 'a', phone: '+2' });
+    expect(() => table.insert({ id: 'a', phone: null })).toThrow(/duplicate id a/);
+    expect([...table.values()].map((r) => r.id)).toEqual(['b', 'a']);
+    // Within a unit of work the same id is the same object.
+    expect(table.get('a')).toBe(table.get('a'));
+    table.get('a')!.phone = '+3';
+    store.changed();
+    store.settle();
+    expect(table.get('a')!.phone).toBe('+3');
+    const b = table.get('b')!;
+    b.n = 5; // changed in place without changed(): the end of the unit of work writes it back
+    store.settle();
+    const stored = store.sql.prepare('SELECT data FROM things WHERE id = ?').get('b') as { data: string };
+    expect(JSON.parse(stored.data)).toEqual({ id: 'b', phone: '+1', n: 5 });
+    // Still referenced here, so reading it again gives the same object.
+    expect(table.get('b')).toBe(b);
+    expect(table.delete('a')).toBe(true);
+    expect(table.get('a')).toBeUndefined();
+    expect(table.size).toBe(1);
+    store.close();
+  });
+
+  it('keeps rows read by GETs across turns until a write of that id', () => {
+    const store = new SandboxStore();
+    const table = store.table<Row>('things');
+    table.insert({ id: 'a', phone: '+1' });
+    store.settle();
+    const read = store.reading(() => table.get('a')!);
+    store.settle();
+    expect(store.reading(() => table.get('a'))).toBe(read);
+    // A writer gets its own object; writing it back drops the cached one.
+    const writer = table.get('a')!;
+    writer.phone = '+2';
+    store.changed();
+    store.settle();
+    expect(store.reading(() => table.get('a'))!.phone).toBe('+2');
+    table.put({ id: 'a', phone: '+3' });
+    store.settle();
+    expect(store.reading(() => table.get('a'))!.phone).toBe('+3');
+    store.close();
+  });
+
+  it('persists a --data file, seq included, and leaves no side files after close', () => {
+    const dir = tempDir();
+    const file = join(dir, 'sandbox.db');
+    const first = new SandboxStore(file);
+    first.table<Row>('things').insert({ id: 'x', phone: null });
+    expect(first.nextSeq()).toBe(1);
+    first.settle();
+    first.close();
+    expect(readdirSync(dir)).toEqual(['sandbox.db']);
+    const second = new SandboxStore(file);
+    expect(second.table<Row>('things').get('x')).toEqual({ id: 'x', phone: null });
+    expect(second.nextSeq()).toBe(2);
+    second.close();
+  });
+
+  it('refuses an old JSON snapshot given as --data, leaving it untouched', () => {
+    const file = join(tempDir(), 'old.json');
+    writeFileSync(file, '{"version":1,"seq":3,"tables":{}}');
+    expect(() => new SandboxStore(file)).toThrow(/JSON snapshot from an older msgctl sandbox/);
+    expect(existsSync(file)).toBe(true);
+  });
+});
