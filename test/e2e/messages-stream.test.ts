@@ -173,7 +173,9 @@ describe('messages list --follow', () => {
     const sent = [sendOne(10), sendOne(11)];
     await follow.waitForLines(2);
     expect(await follow.stop('SIGTERM')).toBe(0);
-    expect(jsonLines<{ id: string }>(follow.stdout).map((m) => m.id)).toEqual(sent.map((m) => m.id));
+    // Sent back to back they can share a millisecond: then id order decides (§4.12).
+    const inOrder = [...sent].sort((x, y) => x.createdMs - y.createdMs || (x.id < y.id ? -1 : 1));
+    expect(jsonLines<{ id: string }>(follow.stdout).map((m) => m.id)).toEqual(inOrder.map((m) => m.id));
   });
 
   it('a non-transient error still ends the command', async () => {

@@ -9,11 +9,9 @@ function world(seed: number, count: number) {
   const sb = new SandboxContext(new SandboxStore(), new Clock(1), { port: 0, seed, rateLimit: 0, timeScale: 1 });
   const credentials = seedWorld(sb);
   const before = new Set(sb.db.messages.values());
-  const started = performance.now();
   seedSyntheticMessages(sb, count);
-  const seconds = (performance.now() - started) / 1000;
   const messages = [...sb.db.messages.values()].filter((m) => !before.has(m));
-  return { sb, credentials, messages, seconds };
+  return { sb, credentials, messages };
 }
 
 describe('seedSyntheticMessages', () => {
@@ -55,11 +53,5 @@ describe('seedSyntheticMessages', () => {
       expect(c.type).toBe('patient');
       expect(c.last_message_at).not.toBeNull();
     }
-  });
-
-  it('writes 200,000 messages in a few seconds', () => {
-    const { messages, seconds } = world(1, 200_000);
-    expect(messages).toHaveLength(200_000);
-    expect(seconds).toBeLessThan(15);
   });
 });
