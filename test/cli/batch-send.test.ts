@@ -145,6 +145,17 @@ describe('msgctl send --csv', () => {
     expect(posts().slice(before).map((q) => q.idempotencyKey).sort()).toEqual(planned.map((p) => p.idempotency_key).sort());
   });
 
+  it('--dry-run with invalid rows exits 2 (local validation, nothing sent), as imports create --dry-run does', async () => {
+    const { path } = csvFile('dry-invalid', 20, { invalidRow: true });
+    const env = sandboxEnv(sandbox.current);
+    const before = posts().length;
+    const dry = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--json'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(2);
+    expect(dry.stderr).toMatch(/^row 15: invalid: /m);
+    expect(dry.stderr).toMatch(/Dry run: 19 rows would be sent, 0 already done, 1 invalid; nothing was sent/);
+    expect(posts().length).toBe(before);
+  });
+
   it('a changed row gets a new key; the template or --channel make a new batch', async () => {
     const { path } = csvFile('keys', 3);
     const env = sandboxEnv(sandbox.current);

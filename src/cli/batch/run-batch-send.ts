@@ -9,7 +9,7 @@
  * 2. Lock and read the journal of this batch; read the file again and send
  *    the valid rows that have no final outcome yet.
  * Exit: 0 every row sent (now or earlier), 10 some skipped/failed/invalid,
- * 2 usage, 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
+ * 2 usage (or a dry run that found invalid rows), 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
@@ -64,7 +64,8 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
       `Dry run: ${counts.wouldSend} rows would be sent, ${counts.alreadyDone} already done, ${validated.invalid} invalid;` +
         ` nothing was sent. Batch ${batch}, journal ${journalPath}.`,
     );
-    return validated.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
+    // One rule for every dry run (docs/scripting.md#dry-runs): an invalid row is a local validation error, exit 2.
+    return validated.invalid > 0 ? ExitCode.Usage : ExitCode.Ok;
   }
 
   const client = await clientReady;
