@@ -113,6 +113,8 @@ function hintFor(err: ApiError): string | null {
     case 'invalid_token':
     case 'unauthorized':
       return 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
+    case 'invalid_query':
+      return 'fix the -q query at the position above; the search language is in docs/search-language.md.';
     case 'patient_opted_out':
       return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
     default:
