@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 
@@ -60,5 +62,23 @@ describe('errors that teach', () => {
     const existing = await msgctl(['--profile', 'clinic', 'org'], { env });
     expect(existing.exitCode).toBe(3);
     expect(existing.stderr).toMatch(/No credential for profile "clinic"/);
+  });
+
+  it('a Latin-1 CSV is not called "not a CSV file": it gets the save-as-UTF-8 hint, in every command that reads a CSV', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-latin1-'));
+    const file = join(dir, 'roster.csv');
+    writeFileSync(file, Buffer.from('First Name,Last Name,Mobile Phone\nJos\xe9,Garc\xeda,555-555-0123\n', 'latin1'));
+    const env = sandboxEnv(sandbox.current);
+    for (const args of [
+      ['imports', 'create', file, '--dry-run'],
+      ['send', '--csv', file, '--template', 'Hi {first_name}'],
+    ]) {
+      const r = await msgctl(args, { env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toMatch(/not a CSV file/);
+      expect(r.stderr).toContain(`${file} is not UTF-8 text (it was probably saved as Windows-1252/Latin-1`);
+      expect(r.stderr).toMatch(/CSV UTF-8/);
+      expect(r.stderr).toMatch(/iconv -f WINDOWS-1252 -t UTF-8/);
+    }
   });
 });
