@@ -48,7 +48,7 @@ describe('imports create --wait', () => {
     // Row 12 repeats row 11's MRN with another phone: the service would match row 11's patient and drop
     // that phone, so it is refused locally and named, never silently merged.
     const byRow = new Map(lines.map((o) => [o.row, o]));
-    expect(byRow.get(12).errors[0].message).toMatch(/^same MRN as row 11 with different details/);
+    expect(byRow.get(12).errors[0].message).toBe("repeats row 11's MRN with other details, which the service would drop");
     expect(byRow.get(12).import_id).toBeNull();
     expect(byRow.get(7).errors[0]).toEqual({ path: '/date_of_birth', code: 'invalid', column: 'DOB', message: 'not a real calendar date' });
     expect(byRow.get(2).import_id).toMatch(/^imp_/);
@@ -58,7 +58,7 @@ describe('imports create --wait', () => {
     const carla = sandbox.sb.db.patients.get(byRow.get(5).patient_id)!;
     expect(carla).toMatchObject({ first_name: 'Carla', phone: '+15555550103', date_of_birth: '1982-06-23', mrn: 'MRN-1003' });
     expect(r.stderr).toContain('invalid row 7, DOB: not a real calendar date');
-    expect(r.stderr).toContain('invalid row 12, MRN: same MRN as row 11 with different details');
+    expect(r.stderr).toContain("invalid row 12, MRN: repeats row 11's MRN with other details, which the service would drop");
     expect(r.stderr).toContain('13 rows: 7 valid, 6 invalid; 7 created, 0 matched, 0 failed (1 import).');
   });
 
@@ -187,9 +187,23 @@ describe('refused before anything is sent', () => {
     expect(lines[0].patient).toEqual({
       first_name: 'Ava', last_name: 'Marsh', date_of_birth: '1985-12-10', phone: '+15555550101', email: 'ava.marsh@example.com', mrn: 'MRN-1001',
     });
-    expect(r.stderr).toContain('invalid row 12, MRN: same MRN as row 11 with different details');
+    expect(r.stderr).toContain("invalid row 12, MRN: repeats row 11's MRN with other details, which the service would drop");
     expect(r.stderr).toContain('13 rows: 7 valid, 6 invalid. Dry run: nothing was sent.');
     expect(sandbox.testing.requests()).toEqual([]);
+  });
+
+  it('dry run on a terminal: one table (row, outcome, details), no always-empty columns, no second table on stderr', async () => {
+    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toMatch(/│ row\s*│ outcome\s*│ details\s*│/);
+    expect(r.stdout).not.toMatch(/patient_id|matched_by|import_id/);
+    expect(r.stdout).toMatch(/│ 2\s*│ valid\s*│ Ava Marsh, born 1985-12-10, \+15555550101, ava\.marsh@example\.com, MRN MRN-1001\s*│/);
+    expect(r.stdout).toMatch(/│ 7\s*│ invalid\s*│ DOB: not a real calendar date\s*│/);
+    expect(r.stderr).not.toMatch(/[┌│└]/);
+    const piped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run']);
+    expect(piped.stdout.split('\n')[0]).toBe('2\tvalid\tAva Marsh, born 1985-12-10, +15555550101, ava.marsh@example.com, MRN MRN-1001');
+    expect(piped.stdout).toContain('7\tinvalid\tDOB: not a real calendar date\n');
+    expect(piped.stderr).toContain('invalid row 7, DOB: not a real calendar date');
   });
 
   it('dry run of a clean file exits 0; --map changes which rows are valid', async () => {

@@ -85,7 +85,8 @@ function fnv1a(text: string): number {
 }
 
 function duplicateOutcome(body: ImportRowBody, earlier: number, column: string | undefined): LocalOutcome {
-  const message = `same MRN as row ${earlier} with different details: the service would match row ${earlier}'s patient and drop this row's details (merge the two rows, or fix the MRN)`;
+  // Short enough for a terminal table; docs/imports.md says what to do (merge the rows or fix the MRN).
+  const message = `repeats row ${earlier}'s MRN with other details, which the service would drop`;
   return {
     row: body.row, outcome: 'invalid', patient_id: null, matched_by: null,
     errors: [{ path: '/mrn', code: 'duplicate', column: column ?? null, message }], import_id: null,

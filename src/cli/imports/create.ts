@@ -21,7 +21,7 @@ import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type Pati
 import { isSupportedRegion } from '../util/phone.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
-import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
+import { dryRunColumns, formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress, type Progress } from './progress.js';
 
@@ -125,11 +125,18 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
   }
 }
 
-/** Dry run: every row checked; invalid ones reported on stderr, every row's outcome on stdout. */
+/**
+ * Dry run: every row checked, every row's outcome on stdout. Invalid rows are
+ * also listed on stderr for logs, except on a terminal table, which already
+ * shows them: one table, not two.
+ */
 async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
-  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
+  const report =
+    ctx.out.mode === 'table'
+      ? async () => {}
+      : await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
   async function* outcomes(): AsyncGenerator<RowOutcome> {
     for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
       count(tally, chunk);
@@ -141,7 +148,7 @@ async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<
     }
   }
   try {
-    await ctx.out.list(outcomes(), outcomeColumns);
+    await ctx.out.list(outcomes(), dryRunColumns);
   } finally {
     csv.close();
   }
