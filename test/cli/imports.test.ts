@@ -142,12 +142,34 @@ describe('imports create without --wait, and imports get', () => {
     const [created, ...rest] = jsonLines(r.stdout);
     expect(rest).toEqual([]);
     expect(created).toMatchObject({ id: expect.stringMatching(/^imp_/), status: 'running', rows: 3, results: null });
+    expect(r.stderr).toContain(`Follow with: msgctl imports get ${created.id} --wait`);
 
     const got = await run(['imports', 'get', created.id, '--wait', '--json']);
     expect(got.exitCode).toBe(0);
     const [finished] = jsonLines(got.stdout);
     expect(finished).toMatchObject({ id: created.id, status: 'completed', rows: 3, created: 3, matched: 0, failed: 0 });
     expect(finished.results.map((o: any) => [o.row, o.outcome])).toEqual([[2, 'created'], [3, 'created'], [4, 'created']]);
+  });
+
+  it('get --wait on a terminal: the bar starts at the real row count and moves, no made-up "0/1 rows"', async () => {
+    // A slow service (10 ms a row): 300 rows take a few polls.
+    const slow = await startSandbox({ rateLimit: 0, timeScale: 1 });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'msgctl-import-'));
+      const file = join(dir, 'slow.csv');
+      const rows = Array.from({ length: 300 }, (_, i) => `Pat${i},Slow,555-555-${String(1000 + i).slice(-4)}`);
+      writeFileSync(file, ['First Name,Last Name,Phone', ...rows].join('\n') + '\n');
+      const created = await msgctl(['imports', 'create', file, '--json'], { env: sandboxEnv(slow) });
+      const [imp] = jsonLines(created.stdout);
+      const r = await msgctl(['imports', 'get', imp.id, '--wait'], { env: sandboxEnv(slow), tty: true, timeout: 20_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const shown = [...r.stderr.matchAll(/(\d+)\/(\d+) rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every(([, total]) => total === 300)).toBe(true);
+      expect(r.stdout).toMatch(/status\s*│ completed/);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('get of an unknown import exits 4', async () => {

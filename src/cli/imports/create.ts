@@ -65,6 +65,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   }
 
   const scanned = await scanFile(ctx, plan);
+  const sentIds: string[] = [];
   if (scanned.dataRows === 0) throw new UsageError(`${file}: the file has a header but no rows to import`);
   const client = await ctx.client();
   // The keys depend on where the rows go (base URL + organization): asked once, when the first chunk is sent.
@@ -75,7 +76,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
     if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
-    else await ctx.out.list(upload(ctx, client, plan, namespace, tally), importColumns);
+    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns);
   } catch (error) {
     if (tally.imports > 0) {
       ctx.out.warn(
@@ -94,7 +95,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
     ctx.out.info(tally.summary('waited'));
     return tally.invalid + tally.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
   }
-  ctx.out.info(`${tally.summary('sent')} Follow with: msgctl imports get <id> --wait`);
+  ctx.out.info(`${tally.summary('sent')} ${followHint(sentIds)}`);
   return tally.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
@@ -230,10 +231,28 @@ async function* sentChunks(
   }
 }
 
-/** Without --wait: the import objects, as the service answered them. */
-async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: () => Promise<string>, tally: ImportTally): AsyncGenerator<PatientImport> {
+/** Without --wait: the import objects, as the service answered them; their ids collected in `ids`. */
+async function* upload(
+  ctx: Context,
+  client: ApiClient,
+  plan: Plan,
+  namespace: () => Promise<string>,
+  tally: ImportTally,
+  ids: string[],
+): AsyncGenerator<PatientImport> {
   const stderr = (text: string) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true }));
-  for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
+  for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) {
+    if (!created) continue;
+    ids.push(created.id);
+    yield created;
+  }
+}
+
+/** The command that follows what was just sent, with the real id, ready to paste. */
+function followHint(ids: readonly string[]): string {
+  const first = terminalSafe(ids[0] ?? '<id>');
+  if (ids.length <= 1) return `Follow with: msgctl imports get ${first} --wait`;
+  return `Follow each with: msgctl imports get ${first} --wait (and the same for the other ${ids.length - 1} ids listed)`;
 }
 
 /** With --wait: each import followed to its end, then every row of its chunk printed, in row order. */
