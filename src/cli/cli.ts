@@ -26,6 +26,7 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
   let json = argv.includes('--json');
   let verbose = argv.includes('--verbose');
   const abort = signal ?? new AbortController().signal;
+  let commandContext: CommandContext | undefined;
 
   const act: Act = (handler) => async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
@@ -33,6 +34,7 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
     json = opts.json;
     verbose = opts.verbose;
     const ctx = new CommandContext(io, env, opts, abort, { ...defaultServices(env), ...services });
+    commandContext = ctx;
     // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
     const result = await handler(ctx, ...args.slice(0, -1));
     if (typeof result === 'number') exitCode = result;
@@ -70,7 +72,9 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
       return ExitCode.Usage;
     }
     const { renderError } = await import('./output/render-error.js');
-    return renderError(err, { stderr: io.stderr, json, verbose });
+    // Hints about where the command was talking to (a sandbox not running, a base URL without /v1).
+    const baseUrl = await commandContext?.configuredBaseUrl().catch(() => null);
+    return renderError(err, { stderr: io.stderr, json, verbose, baseUrl });
   }
 }
 

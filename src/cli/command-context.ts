@@ -65,12 +65,27 @@ export class CommandContext implements Context {
   async baseUrl(): Promise<string> {
     const url = await this.configuredBaseUrl();
     if (!url) {
+      await this.refuseUnknownProfile();
       throw new UsageError('No API base URL is configured.', [
         'Pass --base-url https://…/v1, set MSGCTL_BASE_URL, or store one in a profile (`msgctl auth set-key --base-url …`).',
         'To try msgctl locally: `msgctl sandbox --write-profile` and then `msgctl --profile sandbox …`.',
       ]);
     }
     return url;
+  }
+
+  /**
+   * A profile named by --profile, MSGCTL_PROFILE or the config's default that
+   * does not exist is a typo, not a missing credential: say so, with the
+   * profiles there are. Called only when the profile was needed (so
+   * `--profile new auth set-key` still creates one).
+   */
+  private async refuseUnknownProfile(): Promise<void> {
+    const config = await this.config();
+    const named = this.opts.profile || this.env.MSGCTL_PROFILE || config.defaultProfile;
+    if (!named || config.profile(named)) return;
+    const { describeUnknownProfile } = await import('./config/unknown-profile.js');
+    throw describeUnknownProfile(named, config, this.opts.profile ? '--profile' : this.env.MSGCTL_PROFILE ? 'MSGCTL_PROFILE' : 'default_profile');
   }
 
   /** How phone numbers without a country code are read: --region, then the profile's, then US. */
@@ -103,6 +118,7 @@ export class CommandContext implements Context {
   async credentialProvider(): Promise<CredentialProvider> {
     const resolved = await this.credential();
     if (!resolved) {
+      await this.refuseUnknownProfile();
       const profile = await this.profileName();
       throw new AuthError(`No credential for profile "${profile}".`, [
         'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',

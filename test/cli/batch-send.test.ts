@@ -145,6 +145,45 @@ describe('msgctl send --csv', () => {
     expect(posts().slice(before).map((q) => q.idempotencyKey).sort()).toEqual(planned.map((p) => p.idempotency_key).sort());
   });
 
+  it('--dry-run with invalid rows exits 2 (local validation, nothing sent), as imports create --dry-run does', async () => {
+    const { path } = csvFile('dry-invalid', 20, { invalidRow: true });
+    const env = sandboxEnv(sandbox.current);
+    const before = posts().length;
+    const dry = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--json'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(2);
+    expect(dry.stderr).toMatch(/^row 15: invalid: /m);
+    expect(dry.stderr).toMatch(/Dry run: 19 rows would be sent, 0 already done, 1 invalid; nothing was sent/);
+    expect(posts().length).toBe(before);
+  });
+
+  it('an EHR "Patient ID" holding MRNs is read as the MRN (as imports and recipients add do): the rows go to the phone column', async () => {
+    const path = join(dir, 'roster-ids.csv');
+    writeFileSync(path, ['Patient ID,First Name,Mobile Phone', 'A-7001,Una,555-555-0171', 'A-7002,Vic,555-555-0172'].join('\n') + '\n');
+    const env = sandboxEnv(sandbox.current);
+    const r = await msgctl(['send', '--csv', path, '--template', 'Hello {first_name} (roster-ids)', '--json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).map((l) => l.outcome)).toEqual(['sent', 'sent']);
+    const sent = sb().db.messages.filter((m) => m.body.endsWith('(roster-ids)'));
+    expect(sent.map((m) => m.body).sort()).toEqual(['Hello Una (roster-ids)', 'Hello Vic (roster-ids)']);
+  });
+
+  it('a recipient column that fails for every row is a usage error that suggests --to-column', async () => {
+    const path = join(dir, 'mrn-only.csv');
+    writeFileSync(path, ['Patient ID,First Name,Home Number', 'A-7001,Una,555-555-0171', 'A-7002,Vic,555-555-0172'].join('\n') + '\n');
+    const env = sandboxEnv(sandbox.current);
+    const before = posts().length;
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await msgctl(['send', '--csv', path, '--template', 'Hi {first_name}', ...extra], { env });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`No row of ${path} has a usable recipient in column "Patient ID" (read as patient ids); nothing was sent.`);
+      expect(r.stderr).toMatch(/--to-column "Mobile Phone"/);
+      expect(r.stderr).toContain('Columns in the file: "First Name", "Home Number".');
+    }
+    expect(posts().length).toBe(before);
+    const named = await msgctl(['send', '--csv', path, '--template', 'Hi {first_name} (home)', '--to-column', 'Home Number', '--dry-run'], { env });
+    expect(named.exitCode, named.stderr).toBe(0);
+  });
+
   it('a changed row gets a new key; the template or --channel make a new batch', async () => {
     const { path } = csvFile('keys', 3);
     const env = sandboxEnv(sandbox.current);

@@ -261,6 +261,11 @@ describe('campaigns recipients add/remove', () => {
     expect(r.exitCode).toBe(10);
     expect(r.stderr).toContain(`patient ${ghost} was not found`);
     expect(jsonLines(r.stdout)[0]).toMatchObject({ added: 2, already_present: 0, not_found: [ghost] });
+    // Piped, the summary has the JSON summary's field names (docs/campaigns.md), recipients being the campaign's total.
+    const plain = await run(['campaigns', 'recipients', 'add', c.id, '--patient', ghost]);
+    expect(plain.stdout).toBe(
+      [`campaign_id\t${c.id}`, 'added\t0', 'already_present\t0', `not_found\t${ghost}`, 'unresolved\t', 'recipients\t2'].join('\n') + '\n',
+    );
     const again = await run(['campaigns', 'recipients', 'add', c.id, '--patient', ada.id, '--json']);
     expect(again.exitCode).toBe(0);
     expect(jsonLines(again.stdout)[0]).toMatchObject({ added: 0, already_present: 1, campaign: { counts: { recipients: 2 } } });

@@ -25,7 +25,7 @@ function compact(lines: any[]) {
 }
 
 describe('imports create --wait', () => {
-  it('reports every row of the messy roster: created, matched by the duplicate MRN, invalid locally; exit 10', async () => {
+  it('reports every row of the messy roster: created, invalid locally (a repeated MRN with other details included); exit 10', async () => {
     const before = orgPatients().length;
     const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--wait', '--json']);
     expect(r.exitCode).toBe(10);
@@ -39,15 +39,17 @@ describe('imports create --wait', () => {
       [8, 'invalid', null, ['Mobile Phone:invalid']],
       [9, 'invalid', null, ['Mobile Phone:required']],
       [11, 'created', null, []],
-      [12, 'matched', 'mrn', []],
+      [12, 'invalid', null, ['MRN:duplicate']],
       [13, 'created', null, []],
       [14, 'invalid', null, ['Email:invalid']],
       [15, 'created', null, []],
       [16, 'invalid', null, ['Last Name:required', 'Mobile Phone:invalid']],
     ]);
-    // Row 12 repeats row 11's MRN: it matched the patient row 11 created.
+    // Row 12 repeats row 11's MRN with another phone: the service would match row 11's patient and drop
+    // that phone, so it is refused locally and named, never silently merged.
     const byRow = new Map(lines.map((o) => [o.row, o]));
-    expect(byRow.get(12).patient_id).toBe(byRow.get(11).patient_id);
+    expect(byRow.get(12).errors[0].message).toBe("repeats row 11's MRN with other details, which the service would drop");
+    expect(byRow.get(12).import_id).toBeNull();
     expect(byRow.get(7).errors[0]).toEqual({ path: '/date_of_birth', code: 'invalid', column: 'DOB', message: 'not a real calendar date' });
     expect(byRow.get(2).import_id).toMatch(/^imp_/);
     expect(byRow.get(7).import_id).toBeNull();
@@ -56,7 +58,8 @@ describe('imports create --wait', () => {
     const carla = sandbox.sb.db.patients.get(byRow.get(5).patient_id)!;
     expect(carla).toMatchObject({ first_name: 'Carla', phone: '+15555550103', date_of_birth: '1982-06-23', mrn: 'MRN-1003' });
     expect(r.stderr).toContain('invalid row 7, DOB: not a real calendar date');
-    expect(r.stderr).toContain('13 rows: 8 valid, 5 invalid; 7 created, 1 matched, 0 failed (1 import).');
+    expect(r.stderr).toContain("invalid row 12, MRN: repeats row 11's MRN with other details, which the service would drop");
+    expect(r.stderr).toContain('13 rows: 7 valid, 6 invalid; 7 created, 0 matched, 0 failed (1 import).');
   });
 
   it('matches seeded patients by MRN, phone and email, and reports a row the service refuses', async () => {
@@ -119,13 +122,13 @@ describe('imports create --wait', () => {
     expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 2))).toEqual([['2', 'matched'], ['3', 'created']]);
   });
 
-  it('splits a file into chunks, one import each, keeping row order and matching across chunks', async () => {
+  it('splits a file into chunks, one import each, keeping row order and finding repeated MRNs across chunks', async () => {
     const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--wait', '--json', '--chunk-size', '2']);
     expect(r.exitCode).toBe(10);
     const lines = jsonLines(r.stdout);
     expect(lines.map((o) => o.row)).toEqual([2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]);
-    // Rows 11 and 12 (same MRN) fall in different chunks.
-    expect(lines[8]).toMatchObject({ row: 12, outcome: 'matched', matched_by: 'mrn', patient_id: lines[7].patient_id });
+    // Rows 11 and 12 (same MRN, another phone) fall in different chunks: row 12 is still flagged.
+    expect(lines[8]).toMatchObject({ row: 12, outcome: 'invalid', errors: [{ code: 'duplicate', column: 'MRN' }] });
     // Seven chunks of two rows; rows 7–8 and row 16 are all invalid, so five imports.
     expect(new Set(lines.map((o) => o.import_id).filter(Boolean)).size).toBe(5);
     expect(importTable(sandbox.sb.store).size).toBe(5);
@@ -139,12 +142,34 @@ describe('imports create without --wait, and imports get', () => {
     const [created, ...rest] = jsonLines(r.stdout);
     expect(rest).toEqual([]);
     expect(created).toMatchObject({ id: expect.stringMatching(/^imp_/), status: 'running', rows: 3, results: null });
+    expect(r.stderr).toContain(`Follow with: msgctl imports get ${created.id} --wait`);
 
     const got = await run(['imports', 'get', created.id, '--wait', '--json']);
     expect(got.exitCode).toBe(0);
     const [finished] = jsonLines(got.stdout);
     expect(finished).toMatchObject({ id: created.id, status: 'completed', rows: 3, created: 3, matched: 0, failed: 0 });
     expect(finished.results.map((o: any) => [o.row, o.outcome])).toEqual([[2, 'created'], [3, 'created'], [4, 'created']]);
+  });
+
+  it('get --wait on a terminal: the bar starts at the real row count and moves, no made-up "0/1 rows"', async () => {
+    // A slow service (10 ms a row): 300 rows take a few polls.
+    const slow = await startSandbox({ rateLimit: 0, timeScale: 1 });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'msgctl-import-'));
+      const file = join(dir, 'slow.csv');
+      const rows = Array.from({ length: 300 }, (_, i) => `Pat${i},Slow,555-555-${String(1000 + i).slice(-4)}`);
+      writeFileSync(file, ['First Name,Last Name,Phone', ...rows].join('\n') + '\n');
+      const created = await msgctl(['imports', 'create', file, '--json'], { env: sandboxEnv(slow) });
+      const [imp] = jsonLines(created.stdout);
+      const r = await msgctl(['imports', 'get', imp.id, '--wait'], { env: sandboxEnv(slow), tty: true, timeout: 20_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const shown = [...r.stderr.matchAll(/(\d+)\/(\d+) rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every(([, total]) => total === 300)).toBe(true);
+      expect(r.stdout).toMatch(/status\s*│ completed/);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('get of an unknown import exits 4', async () => {
@@ -179,13 +204,28 @@ describe('refused before anything is sent', () => {
     const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--json']);
     expect(r.exitCode).toBe(2);
     const lines = jsonLines(r.stdout);
-    expect(lines.filter((o) => o.outcome === 'valid').map((o) => o.row)).toEqual([2, 3, 5, 6, 11, 12, 13, 15]);
-    expect(lines.filter((o) => o.outcome === 'invalid').map((o) => o.row)).toEqual([7, 8, 9, 14, 16]);
+    expect(lines.filter((o) => o.outcome === 'valid').map((o) => o.row)).toEqual([2, 3, 5, 6, 11, 13, 15]);
+    expect(lines.filter((o) => o.outcome === 'invalid').map((o) => o.row)).toEqual([7, 8, 9, 12, 14, 16]);
     expect(lines[0].patient).toEqual({
       first_name: 'Ava', last_name: 'Marsh', date_of_birth: '1985-12-10', phone: '+15555550101', email: 'ava.marsh@example.com', mrn: 'MRN-1001',
     });
-    expect(r.stderr).toContain('13 rows: 8 valid, 5 invalid. Dry run: nothing was sent.');
+    expect(r.stderr).toContain("invalid row 12, MRN: repeats row 11's MRN with other details, which the service would drop");
+    expect(r.stderr).toContain('13 rows: 7 valid, 6 invalid. Dry run: nothing was sent.');
     expect(sandbox.testing.requests()).toEqual([]);
+  });
+
+  it('dry run on a terminal: one table (row, outcome, details), no always-empty columns, no second table on stderr', async () => {
+    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toMatch(/│ row\s*│ outcome\s*│ details\s*│/);
+    expect(r.stdout).not.toMatch(/patient_id|matched_by|import_id/);
+    expect(r.stdout).toMatch(/│ 2\s*│ valid\s*│ Ava Marsh, born 1985-12-10, \+15555550101, ava\.marsh@example\.com, MRN MRN-1001\s*│/);
+    expect(r.stdout).toMatch(/│ 7\s*│ invalid\s*│ DOB: not a real calendar date\s*│/);
+    expect(r.stderr).not.toMatch(/[┌│└]/);
+    const piped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run']);
+    expect(piped.stdout.split('\n')[0]).toBe('2\tvalid\tAva Marsh, born 1985-12-10, +15555550101, ava.marsh@example.com, MRN MRN-1001');
+    expect(piped.stdout).toContain('7\tinvalid\tDOB: not a real calendar date\n');
+    expect(piped.stderr).toContain('invalid row 7, DOB: not a real calendar date');
   });
 
   it('dry run of a clean file exits 0; --map changes which rows are valid', async () => {

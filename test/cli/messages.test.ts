@@ -174,24 +174,31 @@ describe('messages list -q', () => {
     expect(await listed(['--after', '2026-03-08', '--group-by', 'conversation', '-q', 'from:patient', '--order', 'asc'])).toEqual(names('m9', 'm11'));
   });
 
-  it('an unparseable query is the service\'s 400 invalid_query: exit 1, position in the message', async () => {
+  it('an unparseable query is the service\'s 400 invalid_query: a usage error, exit 2, position in the message', async () => {
     const r = await msgctl(['messages', 'list', '--after', '2026-03-01', '-q', 'refill (OR'], { env: env() });
-    expect(r.exitCode).toBe(1);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/hint: fix the -q query/);
     expect(r.stderr).toMatch(/invalid_query, HTTP 400/);
     expect(r.stderr).toMatch(/at position \d+/);
     expect(r.stdout).toBe('');
     const json = await msgctl(['messages', 'list', '--after', '2026-03-01', '-q', 'from:', '--json'], { env: env() });
-    expect(json.exitCode).toBe(1);
+    expect(json.exitCode).toBe(2);
     expect(jsonLines(json.stderr)[0]).toMatchObject({ status: 400, code: 'invalid_query', position: 5 });
   });
 });
 
 describe('messages list: refusals', () => {
-  it('an API key must give a range: 400 range_required, exit 1', async () => {
+  it('an API key must give a range: checked locally, exit 2 naming the flags, no request', async () => {
+    const requests = () => sandbox.current.testing.requests().filter((q) => q.path.startsWith('/patient-messages')).length;
+    const before = requests();
     const r = await msgctl(['messages', 'list'], { env: env() });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/range_required, HTTP 400/);
-    expect(r.stderr).toMatch(/after, patient_id or conversation_id/);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/give --after, --patient or --conversation/);
+    expect(r.stderr).not.toMatch(/range_required|patient_id/);
+    const followed = await msgctl(['messages', 'list', '--follow', '--json'], { env: env() });
+    expect(followed.exitCode).toBe(2);
+    expect(jsonLines(followed.stderr)[0]).toMatchObject({ code: 'usage_error' });
+    expect(requests()).toBe(before);
   });
 
   it('a key without messages.read gets insufficient_scope, exit 3', async () => {

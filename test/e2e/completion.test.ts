@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { shQuote } from '../../src/cli/completion/bash.js';
 import { choicesOf } from '../../src/cli/commands/kit.js';
+import { INSTALL_LINES, ZSHRC_LINE } from '../../src/cli/commands/completion/completion.js';
 import type { Command } from 'commander';
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-completion-'));
@@ -195,7 +196,65 @@ describe('msgctl completion', () => {
     const r = await msgctl(['completion', '--help'], { env: isolatedEnv() });
     expect(r.stdout).toContain('source <(msgctl completion bash)');
     expect(r.stdout).toContain('~/.local/share/bash-completion/completions/msgctl');
-    expect(r.stdout).toContain('fpath');
+    for (const line of Object.values(INSTALL_LINES)) expect(r.stdout).toContain(line);
+    expect(r.stdout).toContain(ZSHRC_LINE);
+    expect(r.stdout).not.toContain('${fpath[1]}');
     expect(r.stdout).toContain('~/.config/fish/completions/msgctl.fish');
+  });
+});
+
+/**
+ * The install lines of `msgctl completion --help`, run as written in real
+ * shells with a fresh HOME (none of the target directories exist yet) and
+ * `msgctl` on PATH, then the installed completion loaded the way that shell
+ * loads it. The zsh line is also run from bash: it must not depend on zsh's
+ * variables (`${fpath[1]}` is empty elsewhere).
+ */
+describe('completion install lines', () => {
+  function freshHome(): { env: Record<string, string | undefined>; home: string } {
+    const env = isolatedEnv();
+    const home = env.HOME!;
+    const binDir = join(home, 'bin');
+    mkdirSync(binDir);
+    const shim = join(binDir, 'msgctl');
+    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${binPath()}" "$@"\n`);
+    chmodSync(shim, 0o755);
+    return { env: { ...env, PATH: `${binDir}:${process.env.PATH}` }, home };
+  }
+
+  const installed = { bash: '.local/share/bash-completion/completions/msgctl', zsh: '.zfunc/_msgctl', fish: '.config/fish/completions/msgctl.fish' };
+  const cases: [keyof typeof INSTALL_LINES, string][] = [['bash', 'bash'], ['zsh', 'zsh'], ['zsh', 'bash'], ['fish', 'fish']];
+
+  for (const [target, runIn] of cases) {
+    it.skipIf(!hasShell(runIn))(`the ${target} line works in ${runIn} with a fresh HOME${unlessInstalled(runIn)}`, () => {
+      const { env, home } = freshHome();
+      const r = spawnSync(runIn, ['-c', INSTALL_LINES[target]], { env, cwd: home, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(existsSync(join(home, installed[target]))).toBe(true);
+      expect(readFileSync(join(home, installed[target]), 'utf8')).toBe(scripts[target]);
+    });
+  }
+
+  it('the bash completion loads from where the line put it', () => {
+    const { env, home } = freshHome();
+    const script = `${INSTALL_LINES.bash}\nsource ~/${installed.bash}\ncomplete -p msgctl`;
+    const r = spawnSync('bash', ['-c', script], { env, cwd: home, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/-F _msgctl_completion msgctl/);
+  });
+
+  it.skipIf(!hasShell('zsh'))(`zsh finds _msgctl through the ~/.zshrc line${unlessInstalled('zsh')}`, () => {
+    const { env, home } = freshHome();
+    const r = spawnSync('zsh', ['-f', '-c', `${INSTALL_LINES.zsh}\n${ZSHRC_LINE} -u\nprint -r -- $_comps[msgctl]`], { env, cwd: home, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('_msgctl');
+  });
+
+  it.skipIf(!hasShell('fish'))(`fish loads the installed file by itself${unlessInstalled('fish')}`, () => {
+    const { env, home } = freshHome();
+    const r = spawnSync('fish', ['-c', `${INSTALL_LINES.fish}; complete -C 'msgctl pat'`], { env, cwd: home, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^patients\t/m);
   });
 });

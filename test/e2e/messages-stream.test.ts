@@ -182,6 +182,6 @@ describe('messages list --follow', () => {
     const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '-q', 'from:('], env());
     running.push(follow);
     await follow.waitFor(/invalid_query/);
-    expect(await follow.stop()).toBe(1);
+    expect(await follow.stop()).toBe(2); // invalid_query is a usage error
   });
 });

@@ -111,3 +111,29 @@ describe('outcomes', () => {
     expect(t.summary('waited')).toBe('13 rows: 8 valid, 5 invalid; 7 created, 1 matched, 0 failed (2 imports, 1 replayed from an earlier run).');
   });
 });
+
+describe('repeated MRNs in one file', () => {
+  async function outcomes(records: Record<string, string>[]) {
+    const rows = (async function* () {
+      for (const [i, record] of records.entries()) yield csvRow(i + 2, record);
+    })();
+    const result: [number, string][] = [];
+    for await (const chunk of chunksOf(rows, mapping, { size: 2 })) {
+      for (const v of chunk.valid) result.push([v.row, 'valid']);
+      for (const o of chunk.invalid) result.push([o.row, o.errors.map((e) => `${e.column}:${e.code}`).join()]);
+    }
+    return result.sort((a, b) => a[0] - b[0]);
+  }
+
+  it('a repeat with other details is invalid (across chunks too); an identical repeat or another MRN is not', async () => {
+    const ada = { First: 'Ada', Last: 'L', Phone: '555-555-0101', MRN: 'M-1' };
+    expect(await outcomes([
+      ada,
+      { ...ada, Phone: '555-555-0102' }, // row 3: same MRN, another phone
+      { ...ada }, // row 4: identical to row 2: nothing would be lost
+      { ...ada, MRN: 'M-2' }, // row 5: another patient
+      { ...ada, First: 'Adah' }, // row 6: same MRN, another name, in the third chunk
+      { ...ada, MRN: '' }, // row 7: no MRN, nothing to compare
+    ])).toEqual([[2, 'valid'], [3, 'MRN:duplicate'], [4, 'valid'], [5, 'valid'], [6, 'MRN:duplicate'], [7, 'valid']]);
+  });
+});

@@ -4,16 +4,19 @@
  * whole file before anything is sent, the second to send; the same bytes
  * give the same answer, so nothing from the first pass has to be kept.
  *
- * Columns: the recipient is --to-column, else a `patient_id` column (the
- * service's patient UUIDs), else a phone column (a mobile/cell one first).
- * Optional `channel` and `from` columns override --channel and --from per
- * row; an empty cell falls back to the flag.
+ * Columns follow the one rule for column roles (docs/scripting.md#column-roles):
+ * the recipient is --to-column, else a `Patient ID` cell that is a UUID (the
+ * service's patient id), else the phone column (a mobile/cell one first). A
+ * `Patient ID` that is not a UUID is the clinic's MRN, which cannot address a
+ * message: such a row goes to its phone. Optional `channel` and `from`
+ * columns override --channel and --from per row; an empty cell falls back.
  */
 import type { Channel, SendMessageRequest } from '../../contract/api.js';
 import type { CsvRow } from '../csv/read.js';
 import type { BoundTemplate } from '../send/template.js';
 import { findColumn } from '../send/template.js';
-import { normaliseHeader, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, recognisedField } from '../csv/patient-columns.js';
+import { looksLikeUuid } from '../util/ids.js';
 import { buildSendRequest } from '../send/build-request.js';
 import { UsageError } from '../errors.js';
 
@@ -21,6 +24,8 @@ export interface BatchColumns {
   recipient: string;
   /** How the recipient column was chosen, for the summary. */
   recipientFrom: '--to-column' | 'patient_id' | 'phone';
+  /** With a `Patient ID` recipient: the phone column for rows whose Patient ID is an MRN, not a UUID. */
+  phone?: string;
   channel?: string;
   from?: string;
 }
@@ -31,7 +36,10 @@ export interface RowDefaults {
   region: string;
 }
 
-export type PreparedRow = { ok: true; request: SendMessageRequest } | { ok: false; problems: string[] };
+export type PreparedRow =
+  | { ok: true; request: SendMessageRequest }
+  /** badRecipient: the recipient cell was empty or neither a patient id nor a phone number. */
+  | { ok: false; problems: string[]; badRecipient?: boolean };
 
 export function planColumns(headers: readonly string[], toColumn: string | undefined): BatchColumns {
   const optional = (name: string) => {
@@ -51,15 +59,27 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     }
     return columns(found.header, '--to-column');
   }
-  const patientId = headers.find((h) => normaliseHeader(h) === 'patientid');
-  if (patientId !== undefined) return columns(patientId, 'patient_id');
-  const phones = headers.filter((h) => recognisedField(h) === 'phone');
-  const phone = phones.find((h) => /mobile|cell/.test(normaliseHeader(h))) ?? phones[0];
+  const phone = phoneColumn(headers);
+  const patientId = headers.find(isPatientIdHeader);
+  if (patientId !== undefined) return { ...columns(patientId, 'patient_id'), phone };
   if (phone !== undefined) return columns(phone, 'phone');
   throw new UsageError('The CSV has no recipient column: no patient_id and no phone column.', [
     `Columns in the file: ${quoted(headers)}.`,
     'Name it with --to-column "Column Name" (patient ids or phone numbers).',
   ]);
+}
+
+/** The phone column a message goes to: a mobile/cell one before a plain "Phone". */
+export function phoneColumn(headers: readonly string[]): string | undefined {
+  const phones = headers.filter((h) => recognisedField(h) === 'phone');
+  return phones.find((h) => /mobile|cell/i.test(h)) ?? phones[0];
+}
+
+/** The row's recipient cell: a Patient ID that is not a UUID is an MRN, so its row goes to the phone column. */
+function recipientCell(cell: (column: string | undefined) => string, columns: BatchColumns): string {
+  const value = cell(columns.recipient);
+  if (columns.recipientFrom !== 'patient_id' || columns.phone === undefined || looksLikeUuid(value.trim())) return value;
+  return cell(columns.phone);
 }
 
 export function prepareRow(row: CsvRow, template: BoundTemplate, columns: BatchColumns, defaults: RowDefaults): PreparedRow {
@@ -70,7 +90,7 @@ export function prepareRow(row: CsvRow, template: BoundTemplate, columns: BatchC
   const cell = (column: string | undefined) => (column === undefined ? '' : (row.record[column] ?? ''));
   const channel = cell(columns.channel).toLowerCase() || defaults.channel;
   const built = buildSendRequest({
-    to: cell(columns.recipient),
+    to: recipientCell(cell, columns),
     // An unrendered body is checked for length/emptiness by the template's own problems.
     body: rendered.ok ? rendered.body : 'x',
     channel: channel as Channel | undefined,
@@ -78,7 +98,11 @@ export function prepareRow(row: CsvRow, template: BoundTemplate, columns: BatchC
     region: defaults.region,
   });
   if (!built.ok) problems.push(...built.problems);
-  return problems.length || !built.ok ? { ok: false, problems } : { ok: true, request: built.request };
+  if (problems.length || !built.ok) {
+    const badRecipient = !built.ok && built.problems.some((p) => p.startsWith('recipient '));
+    return { ok: false, problems, badRecipient };
+  }
+  return { ok: true, request: built.request };
 }
 
 function quoted(values: readonly string[]): string {

@@ -9,7 +9,7 @@
  * 2. Lock and read the journal of this batch; read the file again and send
  *    the valid rows that have no final outcome yet.
  * Exit: 0 every row sent (now or earlier), 10 some skipped/failed/invalid,
- * 2 usage, 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
+ * 2 usage (or a dry run that found invalid rows), 130 Ctrl-C (143 SIGTERM); a 401/403 mid-batch stops it with its own code.
  */
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
@@ -23,7 +23,7 @@ import { batchId, batchIdWithoutTarget } from './identity.js';
 import { fetchBatchTarget } from './target.js';
 import { DoneRows, JournalWriter, lockJournal, readJournal } from './journal.js';
 import { resolveSettings } from './settings.js';
-import { fileFingerprint, validatePass } from './validate-pass.js';
+import { fileFingerprint, validatePass, type Validated } from './validate-pass.js';
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
 import { summaryText, BatchTally } from './report.js';
@@ -48,6 +48,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     ctx.out.info(`${settings.csv} has no data rows; nothing to send.`);
     return ExitCode.Ok;
   }
+  if (validated.valid === 0 && validated.badRecipients === rows) throw wrongRecipientColumn(settings.csv, validated);
   if (settings.strict && validated.invalid > 0) {
     throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed above); with --strict nothing was sent.`, [
       'Fix those rows, or drop --strict to send the valid rows and skip the rest.',
@@ -64,7 +65,8 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
       `Dry run: ${counts.wouldSend} rows would be sent, ${counts.alreadyDone} already done, ${validated.invalid} invalid;` +
         ` nothing was sent. Batch ${batch}, journal ${journalPath}.`,
     );
-    return validated.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
+    // One rule for every dry run (docs/scripting.md#dry-runs): an invalid row is a local validation error, exit 2.
+    return validated.invalid > 0 ? ExitCode.Usage : ExitCode.Ok;
   }
 
   const client = await clientReady;
@@ -116,6 +118,21 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     return (ctx.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
   }
   return tally.allSent ? ExitCode.Ok : ExitCode.Partial;
+}
+
+/**
+ * Every row failed on its recipient: the column is the wrong one (an EHR
+ * "Patient ID" holding MRNs, with no phone column beside it, say). Nothing
+ * could be sent, so this is a usage error naming the way out.
+ */
+function wrongRecipientColumn(csv: string, validated: Validated): UsageError {
+  const { recipient, recipientFrom } = validated.columns;
+  const how = recipientFrom === '--to-column' ? 'named by --to-column' : recipientFrom === 'patient_id' ? 'read as patient ids' : 'read as phone numbers';
+  const others = validated.headers.filter((h) => h !== recipient);
+  return new UsageError(`No row of ${csv} has a usable recipient in column "${recipient}" (${how}); nothing was sent.`, [
+    'Name the column that holds phone numbers or the service\'s patient ids with --to-column, e.g. --to-column "Mobile Phone".',
+    `Columns in the file: ${others.map((h) => `"${h}"`).join(', ') || '(no other column)'}.`,
+  ]);
 }
 
 /**

@@ -22,6 +22,8 @@ export interface Validated {
   columns: BatchColumns;
   valid: number;
   invalid: number;
+  /** Invalid rows whose recipient cell was empty or unusable: all of them suggests the wrong column. */
+  badRecipients: number;
   /** Size and mtime, to notice the file changing before the send pass. */
   fingerprint: string;
   /**
@@ -33,6 +35,7 @@ export interface Validated {
   head: PlannedRow[];
   /** True when `head` holds every row of the file. */
   complete: boolean;
+  headers: readonly string[];
 }
 
 /** Whichever comes first: some MB at most. */
@@ -60,6 +63,7 @@ export async function validatePass(
   }
   let valid = 0;
   let invalid = 0;
+  let badRecipients = 0;
   const head: PlannedRow[] = [];
   let complete = true;
   let keptChars = 0;
@@ -68,6 +72,7 @@ export async function validatePass(
     if (prepared.ok) valid++;
     else {
       invalid++;
+      if (prepared.badRecipient) badRecipients++;
       onInvalid(row.row, prepared.problems);
     }
     if (complete && head.length < KEPT_ROWS && keptChars < KEPT_BODY_CHARS) {
@@ -75,7 +80,7 @@ export async function validatePass(
       keptChars += prepared.ok ? prepared.request.body.length : 0;
     } else complete = false;
   }
-  return { sha256: digest(), template, columns, valid, invalid, fingerprint: before, head, complete };
+  return { sha256: digest(), template, columns, valid, invalid, badRecipients, fingerprint: before, head, complete, headers: file.headers };
 }
 
 /** Every row in file order: the kept ones, then the rest prepared again from the file. */

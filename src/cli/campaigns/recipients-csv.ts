@@ -1,7 +1,8 @@
 /**
  * `campaigns recipients add --csv FILE`: turns each row into a patient id.
  *
- * Columns, recognised by name (case, spaces and punctuation ignored):
+ * Columns, recognised by name (case, spaces and punctuation ignored), by the
+ * one rule for column roles (docs/scripting.md#column-roles):
  * - `patient_id` / `id`: a UUID is used as is; any other value in it is
  *   taken as an MRN when the file has no MRN column (EHR exports often call
  *   the MRN "Patient ID");
@@ -18,12 +19,11 @@ import type { ApiClient } from '../api/client.js';
 import type { Page, Patient } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { readCsvRecords, type CsvRow } from '../csv/read.js';
-import { normaliseHeader, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, recognisedField } from '../csv/patient-columns.js';
 import { normalizePhone } from '../util/phone.js';
 import { looksLikeUuid } from '../util/ids.js';
 
 const LOOKUP_CONCURRENCY = 8;
-const ID_HEADERS = new Set(['patientid', 'id', 'patientuuid']);
 
 export type RowOutcome = { row: number; patientId: string } | { row: number; reason: string };
 
@@ -37,7 +37,7 @@ interface Columns {
 export function recipientColumns(headers: readonly string[]): Columns {
   const columns: Columns = {};
   for (const header of headers) {
-    if (!columns.id && ID_HEADERS.has(normaliseHeader(header))) columns.id = header;
+    if (!columns.id && isPatientIdHeader(header)) columns.id = header;
     else {
       const field = recognisedField(header);
       if (field === 'mrn' && !columns.mrn) columns.mrn = header;

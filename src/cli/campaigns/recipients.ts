@@ -42,11 +42,13 @@ export interface AddSummary {
   campaign: Campaign | null;
 }
 
+/** The same names as the --json summary (docs/campaigns.md), so a script can switch modes. */
 const addFields: Column<AddSummary>[] = [
   { header: 'campaign_id', value: (s) => s.campaign_id },
   { header: 'added', value: (s) => s.added },
   { header: 'already_present', value: (s) => s.already_present },
-  { header: 'not_added', value: (s) => s.not_found.length + s.unresolved.length },
+  { header: 'not_found', value: (s) => s.not_found.join(' ') },
+  { header: 'unresolved', value: (s) => s.unresolved.map((u) => u.row).join(' ') },
   { header: 'recipients', value: (s) => s.campaign?.counts.recipients ?? null },
 ];
 

@@ -90,6 +90,18 @@ function aliasRank(header: string): { field: PatientField; rank: number } | unde
   return undefined;
 }
 
+/**
+ * Headers that name a patient identifier: "Patient ID", "patient_id", "id",
+ * "patient_uuid". By the one rule for column roles (docs/scripting.md#column-roles)
+ * a cell in such a column that is a UUID is the service's patient id; any
+ * other value is the clinic's MRN (EHR exports call the MRN "Patient ID").
+ */
+const PATIENT_ID_HEADERS = new Set(['patientid', 'id', 'patientuuid']);
+
+export function isPatientIdHeader(header: string): boolean {
+  return PATIENT_ID_HEADERS.has(normaliseHeader(header));
+}
+
 /** The field a header name is recognised as, if any (overrides aside). */
 export function recognisedField(header: string): PatientField | undefined {
   return aliasRank(header)?.field;

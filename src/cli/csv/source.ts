@@ -4,7 +4,7 @@
  * is set up.
  */
 import { UsageError } from '../errors.js';
-import { decoderFor } from '../util/text-decode.js';
+import { decoderFor, SAVE_AS_UTF8_HINT } from '../util/text-decode.js';
 
 /** Enough for any real header line; detection only looks at the first line. */
 const HEAD_BYTES = 64 * 1024;
@@ -18,7 +18,13 @@ function toBuffer(chunk: Buffer | string): Buffer {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 }
 
-const NOT_UTF8_HINT = 'Save the file as "CSV UTF-8" (Excel: File > Save As > CSV UTF-8).';
+/** A CSV that is text, but not UTF-8 (Excel's plain "CSV", Notepad's "ANSI": Windows-1252/Latin-1). */
+function notUtf8(label: string): UsageError {
+  return new UsageError(`${label} is not UTF-8 text (it was probably saved as Windows-1252/Latin-1, e.g. Excel's plain "CSV")`, [
+    'Excel: File > Save As > "CSV UTF-8 (Comma delimited)".',
+    SAVE_AS_UTF8_HINT,
+  ]);
+}
 
 /** Turns a failure to read the input into a message about the file, not a stack trace. */
 export function readProblem(error: unknown, label: string): unknown {
@@ -89,7 +95,7 @@ export async function peekHead(source: AsyncIterator<Buffer | string>, label: st
     if (!undecodable) throw readProblem(error, label);
     // Most binary formats are not valid UTF-8 either; say which problem it is.
     if (chunks.some((chunk) => chunk.includes(0))) throw binary(label);
-    throw new UsageError(`${label}: not a CSV file (not UTF-8 text)`, [NOT_UTF8_HINT]);
+    throw notUtf8(label);
   }
   if (looksBinary(text)) throw binary(label);
   if (text.trim() === '') throw new UsageError(`${label}: the file is empty`);
@@ -109,7 +115,7 @@ export async function* decodeText(
     try {
       return decoder.decode(chunk, { stream });
     } catch {
-      throw new UsageError(`${label}: the file contains bytes that are not UTF-8 text`, [NOT_UTF8_HINT]);
+      throw notUtf8(label);
     }
   };
   try {

@@ -47,6 +47,52 @@ export function checkRow(
   };
 }
 
+/**
+ * Rows of one file that repeat an earlier row's MRN. The service processes
+ * rows in order and matches the later row to the patient the earlier one
+ * created, leaving the record unchanged: a second row's different phone or
+ * name would be dropped without a word. So a repeat with different details is
+ * refused locally (invalid, code `duplicate`); an identical repeat loses
+ * nothing and stays valid. Memory: one entry per distinct MRN (a number and a
+ * 32-bit hash), about 100 bytes a row.
+ */
+export class DuplicateMrns {
+  private readonly firstRow = new Map<string, number>();
+  private readonly details = new Map<string, number>();
+
+  /** The earlier row this one conflicts with, or null. */
+  check(body: ImportRowBody): number | null {
+    if (!body.mrn) return null;
+    const { row, ...patient } = body;
+    const hash = fnv1a(JSON.stringify(patient));
+    const earlier = this.firstRow.get(body.mrn);
+    if (earlier === undefined) {
+      this.firstRow.set(body.mrn, row);
+      this.details.set(body.mrn, hash);
+      return null;
+    }
+    return this.details.get(body.mrn) === hash ? null : earlier;
+  }
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function duplicateOutcome(body: ImportRowBody, earlier: number, column: string | undefined): LocalOutcome {
+  // Short enough for a terminal table; docs/imports.md says what to do (merge the rows or fix the MRN).
+  const message = `repeats row ${earlier}'s MRN with other details, which the service would drop`;
+  return {
+    row: body.row, outcome: 'invalid', patient_id: null, matched_by: null,
+    errors: [{ path: '/mrn', code: 'duplicate', column: column ?? null, message }], import_id: null,
+  };
+}
+
 export async function* chunksOf(
   rows: AsyncIterable<CsvRow>,
   mapping: Pick<PatientColumnMapping, 'columns'>,
@@ -55,11 +101,14 @@ export async function* chunksOf(
   let chunk: Chunk | null = null;
   let count = 0;
   let index = 0;
+  const duplicates = new DuplicateMrns();
   for await (const csvRow of rows) {
     chunk ??= { index: ++index, firstRow: csvRow.row, lastRow: csvRow.row, valid: [], invalid: [] };
     chunk.lastRow = csvRow.row;
     const checked = checkRow(csvRow, mapping, options);
-    if (checked.ok) chunk.valid.push(checked.body);
+    const earlier = checked.ok ? duplicates.check(checked.body) : null;
+    if (checked.ok && earlier !== null) chunk.invalid.push(duplicateOutcome(checked.body, earlier, mapping.columns.mrn));
+    else if (checked.ok) chunk.valid.push(checked.body);
     else chunk.invalid.push(checked.outcome);
     if (++count === options.size) {
       yield chunk;

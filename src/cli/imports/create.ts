@@ -21,7 +21,7 @@ import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type Pati
 import { isSupportedRegion } from '../util/phone.js';
 import { chunksOf, type Chunk } from './chunks.js';
 import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
-import { formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
+import { dryRunColumns, formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress, type Progress } from './progress.js';
 
@@ -65,6 +65,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   }
 
   const scanned = await scanFile(ctx, plan);
+  const sentIds: string[] = [];
   if (scanned.dataRows === 0) throw new UsageError(`${file}: the file has a header but no rows to import`);
   const client = await ctx.client();
   // The keys depend on where the rows go (base URL + organization): asked once, when the first chunk is sent.
@@ -75,7 +76,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
     if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
-    else await ctx.out.list(upload(ctx, client, plan, namespace, tally), importColumns);
+    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns);
   } catch (error) {
     if (tally.imports > 0) {
       ctx.out.warn(
@@ -94,7 +95,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
     ctx.out.info(tally.summary('waited'));
     return tally.invalid + tally.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
   }
-  ctx.out.info(`${tally.summary('sent')} Follow with: msgctl imports get <id> --wait`);
+  ctx.out.info(`${tally.summary('sent')} ${followHint(sentIds)}`);
   return tally.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
@@ -125,11 +126,18 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
   }
 }
 
-/** Dry run: every row checked; invalid ones reported on stderr, every row's outcome on stdout. */
+/**
+ * Dry run: every row checked, every row's outcome on stdout. Invalid rows are
+ * also listed on stderr for logs, except on a terminal table, which already
+ * shows them: one table, not two.
+ */
 async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
-  const report = await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
+  const report =
+    ctx.out.mode === 'table'
+      ? async () => {}
+      : await invalidRowReporter(ctx, (text) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true })));
   async function* outcomes(): AsyncGenerator<RowOutcome> {
     for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
       count(tally, chunk);
@@ -141,7 +149,7 @@ async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<
     }
   }
   try {
-    await ctx.out.list(outcomes(), outcomeColumns);
+    await ctx.out.list(outcomes(), dryRunColumns);
   } finally {
     csv.close();
   }
@@ -223,10 +231,28 @@ async function* sentChunks(
   }
 }
 
-/** Without --wait: the import objects, as the service answered them. */
-async function* upload(ctx: Context, client: ApiClient, plan: Plan, namespace: () => Promise<string>, tally: ImportTally): AsyncGenerator<PatientImport> {
+/** Without --wait: the import objects, as the service answered them; their ids collected in `ids`. */
+async function* upload(
+  ctx: Context,
+  client: ApiClient,
+  plan: Plan,
+  namespace: () => Promise<string>,
+  tally: ImportTally,
+  ids: string[],
+): AsyncGenerator<PatientImport> {
   const stderr = (text: string) => void ctx.io.stderr.write(terminalSafe(text, { keepLines: true }));
-  for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) if (created) yield created;
+  for await (const { created } of sentChunks(ctx, client, plan, namespace, tally, stderr)) {
+    if (!created) continue;
+    ids.push(created.id);
+    yield created;
+  }
+}
+
+/** The command that follows what was just sent, with the real id, ready to paste. */
+function followHint(ids: readonly string[]): string {
+  const first = terminalSafe(ids[0] ?? '<id>');
+  if (ids.length <= 1) return `Follow with: msgctl imports get ${first} --wait`;
+  return `Follow each with: msgctl imports get ${first} --wait (and the same for the other ${ids.length - 1} ids listed)`;
 }
 
 /** With --wait: each import followed to its end, then every row of its chunk printed, in row order. */

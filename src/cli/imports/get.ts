@@ -25,8 +25,10 @@ export async function runImportGet(ctx: Context, id: string, flags: { wait?: boo
       current = await waitForImport(client, id, {
         signal: ctx.signal,
         onUpdate: (update) => {
-          progress.setTotal(update.rows);
+          // The bar appears once the service has said how many rows there are, and only while it works on them.
+          if (update.status !== 'running') return;
           progress.update(processedRows(update));
+          progress.setTotal(update.rows);
         },
       });
     } finally {

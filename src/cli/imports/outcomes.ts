@@ -60,6 +60,26 @@ export const outcomeColumns: Column<RowOutcome>[] = [
   { header: 'import_id', value: (o) => o.import_id },
 ];
 
+/**
+ * A dry run's rows: nothing was sent, so no patient id, match or import; one
+ * `details` column holds what would be sent (a valid row) or why not.
+ */
+export const dryRunColumns: Column<RowOutcome>[] = [
+  { header: 'row', value: (o) => o.row },
+  { header: 'outcome', value: (o) => o.outcome },
+  { header: 'details', value: (o) => (o.patient ? patientText(o.patient) : o.errors.map(errorText).join('; ')), flex: true },
+];
+
+/** "Ava Marsh, born 1985-12-10, +15555550101, ava@example.com, MRN MRN-1001": the normalised fields a row would send. */
+export function patientText(p: PatientInput): string {
+  const parts = [`${p.first_name} ${p.last_name}`];
+  if (p.date_of_birth) parts.push(`born ${p.date_of_birth}`);
+  if (p.phone) parts.push(p.phone);
+  if (p.email) parts.push(p.email);
+  if (p.mrn) parts.push(`MRN ${p.mrn}`);
+  return parts.join(', ');
+}
+
 export const importColumns: Column<PatientImport>[] = [
   { header: 'id', value: (i) => i.id },
   { header: 'status', value: (i) => i.status },

@@ -19,6 +19,10 @@ export interface Progress {
   stop(): void;
 }
 
+/**
+ * Without `total`, the bar waits for the first setTotal() before it shows: a
+ * made-up total would draw "0/1 rows" and then jump.
+ */
 export async function createProgress(
   io: { stdout: OutStream; stderr: OutStream },
   options: { enabled: boolean; label: string; total?: number },
@@ -34,10 +38,12 @@ export async function createProgress(
     hideCursor: true,
     fps: 8,
   });
-  let total = options.total ?? 1;
+  let total = options.total;
   let done = 0;
   let running = false;
+  let stopped = false;
   const start = () => {
+    if (total === undefined || stopped) return;
     bar.start(Math.max(total, done, 1), done);
     running = true;
   };
@@ -48,13 +54,14 @@ export async function createProgress(
   const setTotal = (n: number) => {
     total = n;
     if (running) bar.setTotal(Math.max(total, done, 1));
+    else start();
   };
   start();
   return {
     setTotal,
     update(n) {
       done = n;
-      if (done > total) setTotal(done);
+      if (total !== undefined && done > total) setTotal(done);
       if (running) bar.update(done);
     },
     log(text) {
@@ -72,7 +79,10 @@ export async function createProgress(
         start();
       }
     },
-    stop: halt,
+    stop() {
+      stopped = true;
+      halt();
+    },
   };
 }
 

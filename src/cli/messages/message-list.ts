@@ -51,8 +51,22 @@ export function messageQuery(flags: MessageListFlags): Query {
   return query;
 }
 
+/**
+ * The service answers an API key's unbounded read with 400 range_required,
+ * naming its own parameters; the user gets the flags instead, before any request.
+ */
+async function requireRangeForApiKey(ctx: Context, query: Query): Promise<void> {
+  if (query.after !== undefined || query.patient_id !== undefined || query.conversation_id !== undefined) return;
+  if ((await ctx.credential())?.credential.kind !== 'api_key') return;
+  throw new UsageError('With an API key, say which messages to read: give --after, --patient or --conversation.', [
+    'For example: msgctl messages list --after 7d   (or --after today, --after 2026-11-01)',
+    'An org admin\'s OAuth login (`msgctl login`) may list without a range.',
+  ]);
+}
+
 export async function listMessages(ctx: Context, flags: MessageListFlags): Promise<number | void> {
   const query = messageQuery(flags);
+  await requireRangeForApiKey(ctx, query);
   const client = await ctx.client();
   const columns = messageColumns(ctx.out.mode);
   const limit = flags.all ? undefined : flags.limit;

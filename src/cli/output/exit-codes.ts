@@ -26,9 +26,16 @@ const AUTH_CODES = new Set([
   'conversation_membership_required',
 ]);
 
+/**
+ * 400s about a flag's value that only the service can judge: the user fixes
+ * the command line, as for any usage error (docs/scripting.md#exit-codes).
+ */
+const USAGE_CODES = new Set(['invalid_query']);
+
 /** Maps an HTTP status (and problem code) from the service to an exit code. */
 export function exitCodeForStatus(status: number, code?: string): ExitCode {
   if (code && AUTH_CODES.has(code)) return ExitCode.Auth;
+  if (code && USAGE_CODES.has(code)) return ExitCode.Usage;
   if (status === 401 || status === 403) return ExitCode.Auth;
   if (status === 404) return ExitCode.NotFound;
   if (status === 409) return ExitCode.Conflict;

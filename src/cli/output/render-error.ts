@@ -12,6 +12,8 @@ export interface ErrorSink {
   stderr: OutStream;
   json: boolean;
   verbose: boolean;
+  /** The base URL the command used, when one was configured: some hints depend on it. */
+  baseUrl?: string | null;
 }
 
 /** A problem-shaped object for local failures, so --json consumers parse one format. */
@@ -44,15 +46,16 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
       lines.push(`  request id: ${err.requestId || '(none)'}`);
-      const hint = hintFor(err);
+      const hint = hintFor(err) ?? baseUrlHint(err, sink.baseUrl);
       if (hint) lines.push(`  hint: ${hint}`);
       write(lines.join('\n'));
     }
     return err.exitCode;
   }
   if (err instanceof NetworkError) {
-    if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', err.message)));
-    else write(`error: ${err.message}\n  (check the network, proxy settings and --base-url)`);
+    const { message, hints } = describeNetworkError(err, sink.baseUrl);
+    if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', message, hints)));
+    else write([`error: ${message}`, ...hints.map((h) => `  ${h}`)].join('\n'));
     return ExitCode.Unavailable;
   }
   if (err instanceof CliError) {
@@ -113,10 +116,79 @@ function hintFor(err: ApiError): string | null {
     case 'invalid_token':
     case 'unauthorized':
       return 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
+    case 'invalid_query':
+      return 'fix the -q query at the position above; the search language is in docs/search-language.md.';
     case 'patient_opted_out':
       return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
     default:
       return null;
+  }
+}
+
+/** A 404 from a base URL that does not end in a version: the request went to the API's parent path. */
+function baseUrlHint(err: ApiError, baseUrl: string | null | undefined): string | null {
+  if (err.status !== 404 || !baseUrl) return null;
+  let path: string;
+  try {
+    path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+  if (/\/v\d+$/.test(path)) return null;
+  const shown = shownUrl(baseUrl).replace(/\/+$/, '');
+  return `the base URL ${shown} does not end in /v1; API base URLs do (for example ${shown}/v1).`;
+}
+
+/**
+ * Node repeats the error code in its message ("ECONNREFUSED: connect
+ * ECONNREFUSED 127.0.0.1:4010"): say it once, in words, and say what to do —
+ * for a loopback base URL, most likely the sandbox is not running.
+ */
+export function describeNetworkError(err: NetworkError, baseUrl: string | null | undefined): { message: string; hints: string[] } {
+  const code = err.causeCode;
+  let message = err.message;
+  if (code) {
+    const repeated = new RegExp(`${code}: \\w+ ${code}(?: \\S+)?`);
+    message = message.replace(repeated, NETWORK_WORDS[code] ? `${NETWORK_WORDS[code]} (${code})` : code);
+  }
+  const hints: string[] = [];
+  if (code === 'ECONNREFUSED' && baseUrl && isLoopbackUrl(baseUrl)) {
+    hints.push(
+      `Nothing is listening at ${shownUrl(baseUrl)}. If that is the sandbox, start it in another terminal: \`msgctl sandbox\`` +
+        ' (`--write-profile` saves its base URL and key as profile "sandbox"), then run the command again.',
+    );
+  } else {
+    hints.push('Check the network, the proxy settings (HTTPS_PROXY, NO_PROXY) and --base-url.');
+  }
+  return { message, hints };
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'name lookup failed',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** Origin and path only: a user:password or query in a base URL stays out of error output. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return url;
+  }
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,22 @@ const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 type Shell = (typeof SHELLS)[number];
 
+/**
+ * Install lines for a completion that loads in every new shell, as the help
+ * prints them. Each creates its directory (a fresh account has none of them)
+ * and names a path that any shell expands the same way: `${fpath[1]}` would
+ * be empty outside zsh and write `/_msgctl`. test/e2e/completion.test.ts runs
+ * these exact lines in real bash, zsh and fish.
+ */
+export const INSTALL_LINES = {
+  bash: 'mkdir -p ~/.local/share/bash-completion/completions && msgctl completion bash > ~/.local/share/bash-completion/completions/msgctl',
+  zsh: 'mkdir -p ~/.zfunc && msgctl completion zsh > ~/.zfunc/_msgctl',
+  fish: 'mkdir -p ~/.config/fish/completions && msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
+} as const;
+
+/** What ~/.zshrc needs, before `compinit`, for ~/.zfunc to be searched. */
+export const ZSHRC_LINE = 'fpath=(~/.zfunc $fpath); autoload -Uz compinit; compinit';
+
 export interface CompletionOptions {
   shell: Shell;
   /** The command tree the script completes. */
@@ -28,12 +44,15 @@ export function registerCompletion(program: Command, act: Act): void {
   completion.addHelpText(
     'after',
     `
-Install:
+Install (each line creates the directory it writes to):
   bash  for this shell only:  source <(msgctl completion bash)
-        for every new shell:   msgctl completion bash > ~/.local/share/bash-completion/completions/msgctl
-  zsh   msgctl completion zsh > "\${fpath[1]}/_msgctl"   (or any directory in $fpath; then: compinit)
+        for every new shell (needs the bash-completion package):
+          ${INSTALL_LINES.bash}
+  zsh   ${INSTALL_LINES.zsh}
+        and in ~/.zshrc, instead of a plain compinit:
+          ${ZSHRC_LINE}
         or in ~/.zshrc after compinit:  source <(msgctl completion zsh)
-  fish  msgctl completion fish > ~/.config/fish/completions/msgctl.fish
+  fish  ${INSTALL_LINES.fish}
   PowerShell (5.1 and 7), in your profile (notepad $PROFILE):
         msgctl completion powershell | Out-String | Invoke-Expression
 
@@ -41,8 +60,8 @@ The script holds msgctl's commands and flags as of its version: regenerate it af
   );
   examples(completion, [
     'source <(msgctl completion bash)',
-    'msgctl completion zsh > "${fpath[1]}/_msgctl"',
-    'msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
+    INSTALL_LINES.zsh,
+    INSTALL_LINES.fish,
     'msgctl completion powershell | Out-String | Invoke-Expression',
   ]);
 }

@@ -1,0 +1,84 @@
+/**
+ * Errors a newcomer meets first (issue 16): each says what is wrong in the
+ * user's terms and what to do next.
+ */
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { useSandbox } from '../helpers/sandbox.js';
+import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+
+const sandbox = useSandbox();
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('errors that teach', () => {
+  it('a refused connection to a loopback base URL is named once and points at `msgctl sandbox`', async () => {
+    const port = await closedPort();
+    const env = isolatedEnv({ MSGCTL_API_KEY: 'msk_test_x', MSGCTL_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    const r = await msgctl(['org', '--retries', '0'], { env });
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr.match(/ECONNREFUSED/g)).toHaveLength(1);
+    expect(r.stderr).toContain(`Could not reach 127.0.0.1:${port}: connection refused (ECONNREFUSED)`);
+    expect(r.stderr).toMatch(/Nothing is listening at http:\/\/127\.0\.0\.1:\d+\/v1\. If that is the sandbox, start it .*`msgctl sandbox`/);
+    const json = await msgctl(['org', '--retries', '0', '--json'], { env });
+    expect(jsonLines(json.stderr)[0]).toMatchObject({ code: 'network_error', hints: [expect.stringContaining('msgctl sandbox')] });
+  });
+
+  it('a base URL without /v1 gets a hint on the 404', async () => {
+    const env = sandboxEnv(sandbox.current, { MSGCTL_BASE_URL: sandbox.current.origin });
+    const r = await msgctl(['org'], { env });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`hint: the base URL ${sandbox.current.origin} does not end in /v1; API base URLs do (for example ${sandbox.current.origin}/v1).`);
+    // With /v1, a real 404 gets no such hint.
+    const missing = await msgctl(['patients', 'get', '3f0c2a4e-8b1d-4c2e-9f3a-1b2c3d4e5f60'], { env: sandboxEnv(sandbox.current) });
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).not.toMatch(/does not end in \/v1/);
+  });
+
+  it('--profile nosuch says "no such profile" and lists the profiles there are', async () => {
+    const env = isolatedEnv();
+    const dir = join(env.XDG_CONFIG_HOME!, 'msgctl');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { clinic: { base_url: 'https://api.example.com/v1' }, sandbox: { base_url: 'http://127.0.0.1:4010/v1' } } }));
+    const r = await msgctl(['--profile', 'nosuch', 'org'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: no such profile "nosuch" \(from --profile\)\./);
+    expect(r.stderr).toMatch(/Profiles in .*config\.json: "clinic", "sandbox"\./);
+    expect(r.stderr).not.toMatch(/No credential/);
+    const fromEnv = await msgctl(['org'], { env: { ...env, MSGCTL_PROFILE: 'typo' } });
+    expect(fromEnv.stderr).toMatch(/no such profile "typo" \(from MSGCTL_PROFILE\)/);
+    // An existing profile without a credential is still "no credential" (exit 3).
+    const existing = await msgctl(['--profile', 'clinic', 'org'], { env });
+    expect(existing.exitCode).toBe(3);
+    expect(existing.stderr).toMatch(/No credential for profile "clinic"/);
+  });
+
+  it('a Latin-1 CSV is not called "not a CSV file": it gets the save-as-UTF-8 hint, in every command that reads a CSV', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-latin1-'));
+    const file = join(dir, 'roster.csv');
+    writeFileSync(file, Buffer.from('First Name,Last Name,Mobile Phone\nJos\xe9,Garc\xeda,555-555-0123\n', 'latin1'));
+    const env = sandboxEnv(sandbox.current);
+    for (const args of [
+      ['imports', 'create', file, '--dry-run'],
+      ['send', '--csv', file, '--template', 'Hi {first_name}'],
+    ]) {
+      const r = await msgctl(args, { env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toMatch(/not a CSV file/);
+      expect(r.stderr).toContain(`${file} is not UTF-8 text (it was probably saved as Windows-1252/Latin-1`);
+      expect(r.stderr).toMatch(/CSV UTF-8/);
+      expect(r.stderr).toMatch(/iconv -f WINDOWS-1252 -t UTF-8/);
+    }
+  });
+});
