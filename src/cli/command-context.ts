@@ -30,6 +30,7 @@ export class CommandContext implements Context {
       json: opts.json,
       color: opts.color && !env.NO_COLOR,
       quiet: opts.quiet,
+      wide: opts.wide,
     });
   }
 
