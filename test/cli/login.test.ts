@@ -78,3 +78,32 @@ describe('msgctl login with an injected browser', () => {
     expect(r.exitCode, r.stderr).toBe(0);
   });
 });
+
+describe('auth status for people', () => {
+  it('an OAuth session shows the user on its own line, not under key_name, and no JSON blobs', async () => {
+    const env = loginEnv();
+    const browser = approvingBrowser();
+    const login = await msgctl(['login', '--insecure-storage'], { env, services: { openBrowser: browser.openBrowser } });
+    await browser.finished();
+    expect(login.exitCode, login.stderr).toBe(0);
+    const status = await msgctl(['auth', 'status'], { env });
+    expect(status.exitCode, status.stderr).toBe(0);
+    const fields = new Map(status.stdout.trim().split('\n').map((l) => l.split('\t') as [string, string]));
+    expect(fields.get('credential')).toBe('OAuth session');
+    expect(fields.get('user')).toMatch(/^Dana Admin (<[^>]+> )?\(admin\)$/);
+    expect(fields.get('organization')).toMatch(/^Riverside Family Clinic \([0-9a-f-]{36}\)$/);
+    expect(fields.has('key_name')).toBe(false);
+    expect(status.stdout).not.toContain('{');
+    const json = jsonLines((await msgctl(['auth', 'status', '--json'], { env })).stdout)[0];
+    expect(json).toMatchObject({ credential: 'oauth', key_name: null, user: { name: 'Dana Admin' } });
+  });
+
+  it('a key from MSGCTL_API_KEY says so where the key name goes', async () => {
+    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl, MSGCTL_API_KEY: sandbox.current.credentials.api_key });
+    const status = await msgctl(['auth', 'status'], { env });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toContain('key_name\tfrom MSGCTL_API_KEY\n');
+    expect(status.stdout).toContain('source\tenvironment (MSGCTL_API_KEY)\n');
+    expect(status.stdout).not.toContain('{');
+  });
+});
