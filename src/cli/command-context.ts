@@ -106,6 +106,7 @@ export class CommandContext implements Context {
     if (!resolved) {
       const profile = await this.profileName();
       throw new AuthError(`No credential for profile "${profile}".`, [
+        ...(await this.sandboxHint(profile)),
         'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
         'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
       ]);
@@ -116,6 +117,14 @@ export class CommandContext implements Context {
     }
     const { staticBearer, bearerValue } = await import('./auth/credentials.js');
     return staticBearer(bearerValue(resolved.credential));
+  }
+
+  /** For a profile on a local sandbox (logged out, or never given a key): how to get its key back. */
+  private async sandboxHint(profile: string): Promise<string[]> {
+    const baseUrl = (await this.config()).profile(profile)?.base_url;
+    const local = baseUrl !== undefined && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(baseUrl);
+    if (profile !== 'sandbox' && !local) return [];
+    return [`A local sandbox: \`msgctl sandbox --write-profile\` (restart it, or in another terminal) stores a fresh API key in the "sandbox" profile.`];
   }
 
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
