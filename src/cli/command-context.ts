@@ -124,7 +124,10 @@ export class CommandContext implements Context {
     const baseUrl = (await this.config()).profile(profile)?.base_url;
     const local = baseUrl !== undefined && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(baseUrl);
     if (profile !== 'sandbox' && !local) return [];
-    return [`A local sandbox: \`msgctl sandbox --write-profile\` (restart it, or in another terminal) stores a fresh API key in the "sandbox" profile.`];
+    return [
+      'A local sandbox: restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile',
+      '(or export MSGCTL_API_KEY with the key the running sandbox printed).',
+    ];
   }
 
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */

@@ -184,6 +184,6 @@ describe('an API key and an OAuth session on one profile', () => {
     const org = await msgctl(['--profile', 'sandbox', 'org'], { env });
     expect(org.exitCode).toBe(3);
     expect(org.stderr).toMatch(/No credential for profile "sandbox"/);
-    expect(org.stderr).toMatch(/`msgctl sandbox --write-profile` .*stores a fresh API key/);
+    expect(org.stderr).toMatch(/restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile/);
   });
 });
