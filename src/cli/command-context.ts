@@ -30,6 +30,7 @@ export class CommandContext implements Context {
       json: opts.json,
       color: opts.color && !env.NO_COLOR,
       quiet: opts.quiet,
+      wide: opts.wide,
     });
   }
 
@@ -121,6 +122,7 @@ export class CommandContext implements Context {
       await this.refuseUnknownProfile();
       const profile = await this.profileName();
       throw new AuthError(`No credential for profile "${profile}".`, [
+        ...(await this.sandboxHint(profile)),
         'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
         'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',
       ]);
@@ -131,6 +133,17 @@ export class CommandContext implements Context {
     }
     const { staticBearer, bearerValue } = await import('./auth/credentials.js');
     return staticBearer(bearerValue(resolved.credential));
+  }
+
+  /** For a profile on a local sandbox (logged out, or never given a key): how to get its key back. */
+  private async sandboxHint(profile: string): Promise<string[]> {
+    const baseUrl = (await this.config()).profile(profile)?.base_url;
+    const local = baseUrl !== undefined && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(baseUrl);
+    if (profile !== 'sandbox' && !local) return [];
+    return [
+      'A local sandbox: restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile',
+      '(or export MSGCTL_API_KEY with the key the running sandbox printed).',
+    ];
   }
 
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */

@@ -31,6 +31,8 @@ export interface GlobalOptions {
   /** Seconds per request attempt. */
   timeout: number;
   retries: number;
+  /** --wide (on commands that print tables): every column, however wide the terminal. */
+  wide?: boolean;
   /** True when --retries was on the command line, so a command may pick its own default otherwise. */
   retriesGiven?: boolean;
 }

@@ -56,7 +56,9 @@ export function buildProgram(act: Act, options: BuildOptions = {}): Command {
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
     .helpOption('-h, --help', 'show help for a command')
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // Every command's help lists the options it inherits (--json, --profile…), as gh's INHERITED FLAGS do.
+    .configureHelp({ showGlobalOptions: true });
   for (const option of globalOptions()) program.addOption(option);
   program.addHelpText(
     'after',

@@ -89,6 +89,15 @@ describe('msgctl send --csv', () => {
     const again = await msgctl(['send', '--csv', path, '--template', TEMPLATE], { env });
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toMatch(/All 6 rows of .* were already done in an earlier run; nothing was sent/);
+    // On a terminal, a re-run with nothing left to send shows no progress bar (it used to stall at "0/1 rows").
+    const onTerminal = await msgctl(['send', '--csv', path, '--template', TEMPLATE], { env, tty: true });
+    expect(onTerminal.exitCode).toBe(0);
+    expect(onTerminal.stderr).not.toMatch(/rows \| ETA/);
+    expect(onTerminal.stderr).toMatch(/already done in an earlier run/);
+    // Piped re-run: the outcome stays one token (awk '$2=="sent"'), the earlier run is its own column.
+    const replayed = again.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(replayed.map((c) => c.slice(1, 2).concat(c.slice(3, 4)))).toEqual(rows.map(() => ['sent', 'earlier']));
+    expect(r.stdout.trim().split('\n').every((l) => l.split('\t')[3] === 'now')).toBe(true);
   });
 
   it('refuses a placeholder without a column before sending anything (exit 2)', async () => {

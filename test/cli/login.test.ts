@@ -78,3 +78,112 @@ describe('msgctl login with an injected browser', () => {
     expect(r.exitCode, r.stderr).toBe(0);
   });
 });
+
+describe('auth status for people', () => {
+  it('an OAuth session shows the user on its own line, not under key_name, and no JSON blobs', async () => {
+    const env = loginEnv();
+    const browser = approvingBrowser();
+    const login = await msgctl(['login', '--insecure-storage'], { env, services: { openBrowser: browser.openBrowser } });
+    await browser.finished();
+    expect(login.exitCode, login.stderr).toBe(0);
+    const status = await msgctl(['auth', 'status'], { env });
+    expect(status.exitCode, status.stderr).toBe(0);
+    const fields = new Map(status.stdout.trim().split('\n').map((l) => l.split('\t') as [string, string]));
+    expect(fields.get('credential')).toBe('OAuth session');
+    expect(fields.get('user')).toMatch(/^Dana Admin (<[^>]+> )?\(admin\)$/);
+    expect(fields.get('organization')).toMatch(/^Riverside Family Clinic \([0-9a-f-]{36}\)$/);
+    expect(fields.has('key_name')).toBe(false);
+    expect(status.stdout).not.toContain('{');
+    const json = jsonLines((await msgctl(['auth', 'status', '--json'], { env })).stdout)[0];
+    expect(json).toMatchObject({ credential: 'oauth', key_name: null, user: { name: 'Dana Admin' } });
+  });
+
+  it('a key from MSGCTL_API_KEY says so where the key name goes', async () => {
+    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl, MSGCTL_API_KEY: sandbox.current.credentials.api_key });
+    const status = await msgctl(['auth', 'status'], { env });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toContain('key_name\tfrom MSGCTL_API_KEY\n');
+    expect(status.stdout).toContain('source\tenvironment (MSGCTL_API_KEY)\n');
+    expect(status.stdout).not.toContain('{');
+  });
+});
+
+describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
+  /** Runs login with a stdin the test types into, as the person at the SSH session would. */
+  async function loginWithPaste(env: Record<string, string | undefined>, answer: (authorizeUrl: string) => Promise<string>) {
+    const { PassThrough, Writable } = await import('node:stream');
+    const { run } = await import('../../src/cli/cli.js');
+    let stderr = '';
+    let stdout = '';
+    const sink = (append: (s: string) => void) => new Writable({ write(chunk, _e, done) { append(String(chunk)); done(); } });
+    const stdin = new PassThrough();
+    const exit = run(['login', '--insecure-storage', '--no-browser'], {
+      env,
+      io: { stdin, stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)) },
+    });
+    let url: string | undefined;
+    for (let i = 0; i < 200 && !url; i++) {
+      url = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(stderr)?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 10));
+    }
+    stdin.write(await answer(url!));
+    const exitCode = await exit;
+    stdin.destroy();
+    return { exitCode, stdout, stderr };
+  }
+
+  it('takes the pasted URL the browser ended on: state checked, code exchanged with PKCE', async () => {
+    const env = loginEnv();
+    const r = await loginWithPaste(env, async (url) => {
+      // The browser is on another machine: it never reaches the listener, the person copies its address bar.
+      const decision = await decideViaHttp(url, { decision: 'approve' });
+      return `not a url\n${decision.location}\n`;
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ssh -L (\d+):127\.0\.0\.1:\1/);
+    expect(r.stderr).toMatch(/paste it here and press Enter/);
+    expect(r.stderr).toMatch(/that is not a URL/);
+    expect(r.stdout).toBe('Logged in as Dana Admin (org admin) — Riverside Family Clinic\n');
+    const me = await msgctl(['me', '--json'], { env: { ...env, MSGCTL_CLIENT_SECRET: undefined } });
+    expect(jsonLines(me.stdout)[0]).toMatchObject({ user: { name: 'Dana Admin' } });
+  });
+
+  it('refuses a pasted URL from another login (state mismatch) and stores nothing', async () => {
+    const env = loginEnv();
+    const r = await loginWithPaste(env, async (url) => {
+      const decision = await decideViaHttp(url, { decision: 'approve' });
+      const forged = new URL(decision.location!);
+      forged.searchParams.set('state', 'someone-elses-state');
+      return `${forged}\n`;
+    });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/state mismatch/);
+    const status = await msgctl(['auth', 'status', '--json'], { env });
+    expect(jsonLines(status.stdout)[0]).toMatchObject({ credential: null });
+  });
+});
+
+describe('an API key and an OAuth session on one profile', () => {
+  it('login says before sign-in that it replaces the sandbox key; after logout, org says how to get one back', async () => {
+    const env = { ...loginEnv(), MSGCTL_BASE_URL: undefined };
+    const base = ['--profile', 'sandbox', '--base-url', sandbox.current.baseUrl];
+    const setKey = await msgctl([...base, 'auth', 'set-key', '--insecure-storage', '--name', 'sandbox'], { env, input: sandbox.current.credentials.api_key });
+    expect(setKey.exitCode, setKey.stderr).toBe(0);
+    const browser = approvingBrowser();
+    const login = await msgctl([...base, 'login', '--insecure-storage'], { env, services: { openBrowser: browser.openBrowser } });
+    await browser.finished();
+    expect(login.exitCode, login.stderr).toBe(0);
+    const warning = login.stderr.indexOf('profile "sandbox" has an API key ("sandbox"); the login session replaces it');
+    expect(warning).toBeGreaterThanOrEqual(0);
+    expect(warning).toBeLessThan(login.stderr.indexOf('Opening your browser'));
+    expect(login.stderr).toMatch(/msgctl sandbox --write-profile/);
+
+    const logout = await msgctl(['--profile', 'sandbox', 'logout'], { env });
+    expect(logout.exitCode, logout.stderr).toBe(0);
+    expect(logout.stderr).toMatch(/msgctl sandbox --write-profile/);
+    const org = await msgctl(['--profile', 'sandbox', 'org'], { env });
+    expect(org.exitCode).toBe(3);
+    expect(org.stderr).toMatch(/No credential for profile "sandbox"/);
+    expect(org.stderr).toMatch(/restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile/);
+  });
+});

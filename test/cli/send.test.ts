@@ -116,6 +116,21 @@ describe('msgctl send', () => {
     expect(db().messages.filter((m) => m.body === 'Only once')).toHaveLength(1);
   });
 
+  it('says a replay was already sent, on a terminal and piped, instead of the Sent line', async () => {
+    const key = randomUUID();
+    const args = ['send', '--to', ada().id, 'Replayed reminder', '--idempotency-key', key];
+    const first = await msgctl(args, { env: env(), tty: true });
+    expect(first.stdout).toMatch(/^Sent secure message/);
+    const again = await msgctl(args, { env: env(), tty: true });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(/^Already sent \(replayed\), nothing sent again: secure message [0-9a-f-]{36}/);
+    expect(again.stdout).not.toMatch(/^Sent /);
+    const piped = await msgctl(args, { env: env() });
+    expect(piped.stderr).toContain('Already sent (replayed)');
+    expect(piped.stdout.split('\t')).toHaveLength(4);
+    expect(db().messages.filter((m) => m.body === 'Replayed reminder')).toHaveLength(1);
+  });
+
   it('exits 5 with idempotency_key_reused when the same key carries a different body', async () => {
     const key = randomUUID();
     expect((await msgctl(['send', '--to', ada().id, 'First body', '--idempotency-key', key], { env: env() })).exitCode).toBe(0);

@@ -56,6 +56,29 @@ describe('help of every command', () => {
   });
 });
 
+describe('help text a person reads', () => {
+  const helpOf = (cmd: Command) => cmd.helpInformation();
+
+  it('no boolean flag says "(default: false)"', () => {
+    const noisy = [['msgctl', program] as [string, Command], ...commands].filter(([, cmd]) => helpOf(cmd).includes('(default: false)')).map(([name]) => name);
+    expect(noisy, `help with "(default: false)": ${noisy.join(', ')}`).toEqual([]);
+  });
+
+  it('every subcommand names the global options it inherits (--json, --profile…)', () => {
+    const silent = commands
+      .filter(([, cmd]) => !/Global Options:[\s\S]*--profile <name>[\s\S]*--json/.test(helpOf(cmd)))
+      .map(([name]) => name);
+    expect(silent, `help without the global options: ${silent.join(', ')}`).toEqual([]);
+  });
+
+  it('declares --wide once (kit.wideOption) for the list commands', () => {
+    for (const name of ['patients list', 'campaigns list', 'messages list', 'conversations list', 'me messages']) {
+      const cmd = commands.find(([n]) => n === name)![1];
+      expect(helpOf(cmd), name).toContain('--wide');
+    }
+  });
+});
+
 describe('what counts as an example running a command', () => {
   it.each([
     ['msgctl --profile sandbox send --to x hi', 'send', true],

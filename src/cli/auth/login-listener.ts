@@ -87,9 +87,9 @@ export async function openCallbackListener(port: number, expectedState: string):
   };
 }
 
-type Judgement = { ok: true; code: string } | { ok: false; error: Error; page: string };
+export type Judgement = { ok: true; code: string } | { ok: false; error: Error; page: string };
 
-function judgeCallback(url: URL, expectedState: string): Judgement {
+export function judgeCallback(url: URL, expectedState: string): Judgement {
   const params = url.searchParams;
   // The state comes first: an answer that is not for this login says nothing, not even "denied".
   if (params.getAll('state').length !== 1 || params.get('state') !== expectedState) {

@@ -8,7 +8,7 @@
 import type { Context } from '../context.js';
 import type { Profile } from '../../contract/api.js';
 import { SCOPES } from '../../contract/api.js';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { terminalSafe } from '../output/terminal-text.js';
 import type { StoredOAuthTokens } from './credentials.js';
 import type { StorageKind } from './secret-store.js';
@@ -39,13 +39,11 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
   const baseUrl = await ctx.baseUrl();
   const endpoints = await oauthEndpoints(ctx);
   const profileName = await ctx.profileName();
-  // Before the browser opens: a missing client id or an unusable keychain fails now, not after sign-in.
+  // Before the browser opens: a keychain that cannot keep the session (none reachable, locked, too small)
+  // fails now, saying so; then a missing client id. Nothing is stored by either.
+  if (storage === 'keychain') await probeKeychain(ctx, profileName);
   const client = await resolveLoginClient(ctx, flags.clientId, storage, profileName);
-  if (storage === 'keychain') {
-    // …and a keychain that refuses to store (locked, no Credential Manager, too small) fails now too.
-    const [{ openSecretStore }, { probeStore }] = await Promise.all([import('./secret-store.js'), import('./token-entries.js')]);
-    await probeStore(openSecretStore('keychain', ctx.env), profileName);
-  }
+  await warnIfReplacingKey(ctx, profileName);
 
   const pkce = createPkcePair();
   const state = createState();
@@ -62,8 +60,19 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
       code_challenge: pkce.challenge,
       code_challenge_method: pkce.method,
     }).toString();
-    await showAuthorizeUrl(ctx, url.toString(), flags.browser, timeoutMs);
-    code = await listener.waitForCode({ timeoutMs, signal: ctx.signal });
+    await showAuthorizeUrl(ctx, url.toString(), flags.browser, timeoutMs, listener.port);
+    if (flags.browser) code = await listener.waitForCode({ timeoutMs, signal: ctx.signal });
+    else {
+      // Whichever comes first: the browser reaching the listener (same machine, or `ssh -L`), or a pasted URL.
+      const settled = new AbortController();
+      const signal = AbortSignal.any([ctx.signal, settled.signal]);
+      const { waitForPastedRedirect } = await import('./login-paste.js');
+      try {
+        code = await Promise.race([listener.waitForCode({ timeoutMs, signal }), waitForPastedRedirect(ctx, state, signal)]);
+      } finally {
+        settled.abort();
+      }
+    }
   } finally {
     await listener.close();
   }
@@ -112,11 +121,50 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
   }
 }
 
-async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean, timeoutMs: number): Promise<void> {
+/** Stores and removes a token-sized entry; on failure, says that no keychain can be used here and how to go on. */
+async function probeKeychain(ctx: Context, profileName: string): Promise<void> {
+  const [{ openSecretStore }, { probeStore }, { SecretStoreUnavailableError }] = await Promise.all([
+    import('./secret-store.js'),
+    import('./token-entries.js'),
+    import('./keychain-store.js'),
+  ]);
+  try {
+    await probeStore(openSecretStore('keychain', ctx.env), profileName);
+  } catch (err) {
+    if (!(err instanceof SecretStoreUnavailableError)) throw err;
+    throw new CliError(
+      `No usable OS keychain here to keep the login session in: ${err.reason}. Nothing was stored and no browser was opened.`,
+      err.exitCode,
+      [
+        'To log in anyway, keep the session in a file only you can read: `msgctl login --insecure-storage`.',
+        'For cron and scripts, skip login: set MSGCTL_API_KEY (an API key) or MSGCTL_TOKEN (an OAuth access token).',
+      ],
+    );
+  }
+}
+
+/** A profile holds one credential: say before sign-in that the session takes the stored API key's place. */
+async function warnIfReplacingKey(ctx: Context, profileName: string): Promise<void> {
+  const stored = (await ctx.profile())?.credential;
+  if (stored?.kind !== 'api_key') return;
+  const restore = profileName === 'sandbox' ? '`msgctl sandbox --write-profile`' : '`msgctl auth set-key`';
+  ctx.out.warn(
+    `profile "${profileName}" has an API key${stored.name ? ` ("${stored.name}")` : ''}; the login session replaces it ` +
+      `(a profile holds one credential). To keep the key, press Ctrl-C and log in with --profile <another name>; ` +
+      `to get the key back later, ${restore}.`,
+  );
+}
+
+async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean, timeoutMs: number, port: number): Promise<void> {
   const wait = `Waiting up to ${Math.round(timeoutMs / 1000)} s for the browser (Ctrl-C to cancel)…`;
   // Written even with --quiet: without the URL the login cannot go on.
   if (!openBrowser) {
-    ctx.io.stderr.write(`Open this URL in a browser and sign in as an org admin:\n\n  ${url}\n\n${wait}\n`);
+    ctx.io.stderr.write(
+      `Open this URL in a browser and sign in as an org admin:\n\n  ${url}\n\n` +
+        `After you approve, the browser goes to http://127.0.0.1:${port}/callback. On this machine (or with\n` +
+        `\`ssh -L ${port}:127.0.0.1:${port}\` to it, see --port) that finishes the login by itself. If the browser\n` +
+        `is elsewhere and shows "cannot connect", copy the address it ended on, paste it here and press Enter.\n\n${wait}\n`,
+    );
     return;
   }
   ctx.io.stderr.write(`Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\n${wait}\n`);

@@ -34,8 +34,10 @@ export function lineFor(row: number, result: RowOutcome): RowLine {
 export function formatLine(out: Output, line: RowLine): string | null {
   if (out.mode === 'json') return stringifyWellFormed(line) + '\n';
   if (out.mode === 'plain') {
+    // row, outcome (one token: sent|skipped|failed|invalid, so `awk '$2=="sent"'` works), id or code,
+    // run (now|earlier: an earlier run's outcome, from the journal, nothing sent now), detail (docs/scripting.md).
     const what = line.message_id ?? line.code ?? '';
-    return [line.row, line.outcome + (line.already_done ? ' (earlier run)' : ''), what, cell(line.detail)].join('\t') + '\n';
+    return [line.row, line.outcome, what, line.already_done ? 'earlier' : 'now', cell(line.detail)].join('\t') + '\n';
   }
   // On a terminal, invalid rows were listed before sending, and sent rows show on the progress bar.
   if (line.outcome === 'sent' || line.outcome === 'invalid' || line.already_done) return null;

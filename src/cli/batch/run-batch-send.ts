@@ -85,11 +85,9 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
       { journal: 'msgctl send --csv', version: 1, batch, csv: resolve(settings.csv), created_at: new Date().toISOString() },
       state,
     );
-    const progress = await createProgress(ctx.io, {
-      enabled: !ctx.opts.quiet,
-      label: 'sending',
-      total: Math.max(validated.valid - mine.size, 0),
-    });
+    const toSend = Math.max(validated.valid - mine.size, 0);
+    // Nothing left to send (a re-run of a finished batch): no bar stuck at "0/1 rows", just the summary.
+    const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet && toSend > 0, label: 'sending', total: toSend });
     try {
       if ((await fileFingerprint(settings.csv)) !== validated.fingerprint) {
         throw new UsageError(`${settings.csv} changed while it was being checked; nothing was sent. Run the command again.`);

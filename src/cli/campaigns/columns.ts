@@ -5,19 +5,20 @@
 import type { Campaign, CampaignRecipient } from '../../contract/api.js';
 import type { Column } from '../output/output.js';
 
+// On a narrow terminal: id, name, status and how sending went; the rest with --wide.
 export const campaignColumns: Column<Campaign>[] = [
-  { header: 'id', value: (c) => c.id },
+  { header: 'id', value: (c) => c.id, fixed: true },
   { header: 'name', value: (c) => c.name },
   { header: 'status', value: (c) => c.status },
-  { header: 'channel', value: (c) => c.channel },
-  { header: 'from', value: (c) => c.phone_number.number },
-  { header: 'recipients', value: (c) => c.counts.recipients },
+  { header: 'channel', value: (c) => c.channel, drop: 6 },
+  { header: 'from', value: (c) => c.phone_number.number, drop: 7 },
+  { header: 'recipients', value: (c) => c.counts.recipients, drop: 2 },
   { header: 'sent', value: (c) => c.counts.sent },
-  { header: 'delivered', value: (c) => c.counts.delivered },
-  { header: 'failed', value: (c) => c.counts.failed },
-  { header: 'skipped', value: (c) => c.counts.skipped },
-  { header: 'pending', value: (c) => c.counts.pending },
-  { header: 'archived', value: (c) => c.archived },
+  { header: 'delivered', value: (c) => c.counts.delivered, drop: 3 },
+  { header: 'failed', value: (c) => c.counts.failed, drop: 1 },
+  { header: 'skipped', value: (c) => c.counts.skipped, drop: 4 },
+  { header: 'pending', value: (c) => c.counts.pending, drop: 5 },
+  { header: 'archived', value: (c) => c.archived, drop: 8 },
 ];
 
 export const campaignFields: Column<Campaign>[] = [
@@ -42,10 +43,10 @@ export const campaignFields: Column<Campaign>[] = [
 ];
 
 export const recipientColumns: Column<CampaignRecipient>[] = [
-  { header: 'patient_id', value: (r) => r.patient.id },
+  { header: 'patient_id', value: (r) => r.patient.id, fixed: true },
   { header: 'name', value: (r) => r.patient.name },
   { header: 'status', value: (r) => r.status },
-  { header: 'message_id', value: (r) => r.message_id },
+  { header: 'message_id', value: (r) => r.message_id, drop: 1 },
   { header: 'error', value: (r) => (r.error ? `${r.error.code}: ${r.error.message}` : null), flex: true },
-  { header: 'updated_at', value: (r) => r.updated_at },
+  { header: 'updated_at', value: (r) => r.updated_at, time: true, drop: 2 },
 ];

@@ -11,9 +11,9 @@ export function globalOptions(): Option[] {
   return [
     new Option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)'),
     new Option('--base-url <url>', 'API base URL including /v1 (env MSGCTL_BASE_URL)'),
-    new Option('--json', 'print JSON Lines on stdout: one API object per line').default(false),
-    new Option('--verbose', 'log each request (method, path, status, duration, request id) on stderr').default(false),
-    new Option('--quiet', 'print nothing but results and errors').default(false),
+    new Option('--json', 'print JSON Lines on stdout: one API object per line'),
+    new Option('--verbose', 'log each request (method, path, status, duration, request id) on stderr'),
+    new Option('--quiet', 'print nothing but results and errors'),
     new Option('--no-color', 'disable colour (also honours NO_COLOR)'),
     new Option('--timeout <seconds>', 'give up on one request attempt after this long').argParser(timeoutSeconds).default(30),
     new Option('--retries <n>', 'retries after 429, 5xx or connection failures').argParser(retryCount).default(4),
@@ -39,6 +39,7 @@ export function readGlobalOptions(command: Command): GlobalOptions {
     color: globals.color !== false,
     timeout: Number(globals.timeout ?? 30),
     retries: Number(globals.retries ?? 4),
+    wide: Boolean(globals.wide),
     retriesGiven: command.getOptionValueSourceWithGlobals('retries') === 'cli',
   };
 }

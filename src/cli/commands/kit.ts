@@ -95,6 +95,15 @@ export function allOption(help: string): Option {
   return new Option('--all', help);
 }
 
+/**
+ * --wide, declared here once for every command that prints a table. Tables fit
+ * the terminal by leaving out low-value columns; this shows them all. Read
+ * into GlobalOptions.wide (global-options.ts) for the Output.
+ */
+export function wideOption(): Option {
+  return new Option('--wide', 'on a terminal, show every column even if the table gets wider than the window');
+}
+
 /** The record limit to pass to paginate(): none with --all. */
 export function listLimit(flags: ListFlags): number | undefined {
   return flags.all ? undefined : flags.limit;

@@ -8,7 +8,6 @@ import type { Column, OutputMode } from '../output/output.js';
 import type { PatientConversation } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { looksLikeUuid } from '../util/ids.js';
-import { shortLocalTime } from './message-columns.js';
 
 export interface ConversationListFlags {
   patient?: string;
@@ -21,11 +20,11 @@ export interface ConversationListFlags {
 }
 
 const tableColumns: Column<PatientConversation>[] = [
-  { header: 'last activity', value: (c) => (c.last_message_at ? shortLocalTime(c.last_message_at) : ''), width: 18 },
-  { header: 'patient', value: (c) => c.patient.name, width: 22 },
-  { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, width: 26 },
-  { header: 'channel', value: (c) => c.channel, width: 9 },
-  { header: 'unread', value: (c) => c.unread_count || '', width: 8 },
+  { header: 'last activity', value: (c) => c.last_message_at, time: true },
+  { header: 'patient', value: (c) => c.patient.name },
+  { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, drop: 2 },
+  { header: 'channel', value: (c) => c.channel, drop: 1 },
+  { header: 'unread', value: (c) => c.unread_count || '' },
   { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true },
 ];
 

@@ -10,16 +10,16 @@ import type { Column } from '../output/output.js';
 import type { Context } from '../context.js';
 
 export const messageColumns: Column<ConversationMessage>[] = [
-  { header: 'id', value: (m) => m.id },
-  { header: 'created_at', value: (m) => m.created_at },
-  { header: 'sender_id', value: (m) => m.sender_id },
-  { header: 'reply_to', value: (m) => m.reply_to_message_id },
+  { header: 'id', value: (m) => m.id, drop: 3 },
+  { header: 'created_at', value: (m) => m.created_at, time: true },
+  { header: 'sender_id', value: (m) => m.sender_id, drop: 1 },
+  { header: 'reply_to', value: (m) => m.reply_to_message_id, drop: 2 },
   { header: 'body', value: (m) => m.body, flex: true },
 ];
 
 export const participantColumns: Column<Participant>[] = [
   { header: 'user_id', value: (p) => p.user_id },
-  { header: 'joined_at', value: (p) => p.joined_at },
+  { header: 'joined_at', value: (p) => p.joined_at, time: true },
 ];
 
 export const reactionFields: Column<Reaction>[] = [

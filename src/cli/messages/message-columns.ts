@@ -6,16 +6,6 @@
 import type { Column, OutputMode } from '../output/output.js';
 import type { Message } from '../../contract/api.js';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** Local time, short: "Nov 3 14:05" this year, "2025-11-03 14:05" before. */
-export function shortLocalTime(iso: string, now: Date = new Date()): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  if (d.getFullYear() === now.getFullYear()) return `${MONTHS[d.getMonth()]} ${d.getDate()} ${hm}`;
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${hm}`;
-}
 
 export function isInbound(m: Message): boolean {
   return m.sender.kind === 'patient';
@@ -27,12 +17,13 @@ export function messageStatus(m: Message): string {
   return m.delivery?.status ?? '';
 }
 
+// Narrow terminals lose channel, then the sender, before the body gets unreadable (table-layout.ts).
 const tableColumns: Column<Message>[] = [
-  { header: 'time', value: (m) => shortLocalTime(m.created_at), width: 18 },
-  { header: 'patient', value: (m) => m.patient?.name ?? m.conversation.title, width: 22 },
-  { header: 'from', value: (m) => (isInbound(m) ? '← patient' : `→ ${m.sender.name}`), width: 24 },
-  { header: 'channel', value: (m) => m.channel, width: 9 },
-  { header: 'status', value: messageStatus, width: 13 },
+  { header: 'time', value: (m) => m.created_at, time: true },
+  { header: 'patient', value: (m) => m.patient?.name ?? m.conversation.title },
+  { header: 'from', value: (m) => (isInbound(m) ? '← patient' : `→ ${m.sender.name}`), drop: 1 },
+  { header: 'channel', value: (m) => m.channel, drop: 2 },
+  { header: 'status', value: messageStatus },
   { header: 'body', value: (m) => m.body, flex: true },
 ];
 

@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
 import { stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
+import type { TableLayout } from './table-layout.js';
 
 export type OutputMode = 'json' | 'table' | 'plain';
 
@@ -18,8 +19,14 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** This column takes what width the terminal has left (e.g. a message body). */
   flex?: boolean;
-  /** Fixed table width (padding included), so rows printed in separate chunks line up. */
+  /** Preferred table width (padding included); it may still shrink to fit the terminal. */
   width?: number;
+  /** Left out of a table that does not fit the terminal (unless --wide): the highest rank goes first. */
+  drop?: number;
+  /** Never shrunk to fit (an id: a cut one is useless to copy). */
+  fixed?: boolean;
+  /** An RFC 3339 time: tables show it as short local time (local-time.ts), piped output as given. */
+  time?: boolean;
 }
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -28,6 +35,8 @@ export interface OutputOptions {
   json: boolean;
   color: boolean;
   quiet: boolean;
+  /** --wide: tables show every column at full width, wider than the terminal if need be. */
+  wide?: boolean;
 }
 
 /** How many rows a TTY table buffers before printing, so tables stream too. */
@@ -90,6 +99,7 @@ export class Output {
     options: { empty?: string } = {},
   ): Promise<number> {
     let count = 0;
+    const table: TableState = {};
     const jsonLines = this.mode === 'json' && isPaged<T>(rows) ? rows[JSON_LINES] : undefined;
     if (jsonLines) {
       // Records exactly as the service sent them, never parsed (json-page.ts).
@@ -100,7 +110,7 @@ export class Output {
     } else if (isPaged<T>(rows)) {
       for await (const page of rows[PAGES]()) {
         if (page.length === 0) continue;
-        if (this.mode === 'table') await this.printTable(page, columns, count === 0);
+        if (this.mode === 'table') await this.printTable(page, columns, table);
         else {
           let text = '';
           for (const row of page) text += this.line(row, columns);
@@ -116,14 +126,19 @@ export class Output {
         else {
           chunk.push(row);
           if (chunk.length >= TABLE_CHUNK) {
-            await this.printTable(chunk, columns, count === chunk.length);
+            await this.printTable(chunk, columns, table);
             chunk = [];
           }
         }
       }
-      if (chunk.length) await this.printTable(chunk, columns, count === chunk.length);
+      if (chunk.length) await this.printTable(chunk, columns, table);
     }
     if (count === 0 && options.empty && this.mode === 'table') this.info(options.empty);
+    const dropped = table.layout?.dropped ?? [];
+    if (dropped.length) {
+      const named = `(${dropped.join(', ')} hidden to fit the window; --wide shows all)`;
+      this.info(named.length <= this.terminalWidth ? named : `(${dropped.length} columns hidden to fit the window; --wide shows all)`);
+    }
     return count;
   }
 
@@ -133,27 +148,31 @@ export class Output {
     return columns.map((c) => cell(c.value(row))).join('\t') + '\n';
   }
 
-  private async printTable<T>(rows: T[], columns: Column<T>[], withHeader: boolean): Promise<void> {
-    const { default: Table } = await import('cli-table3');
-    const style = await this.style();
-    const cells = rows.map((r) => columns.map((c) => cell(c.value(r))));
-    const widths = columns.map((c, i) =>
-      c.width ?? Math.min(40, Math.max(c.header.length, ...cells.map((row) => [...(row[i] ?? '')].length))) + 2,
+  /** A chunk of a TTY table; the first chunk decides the layout (and prints the header) for the rest. */
+  private async printTable<T>(rows: T[], columns: Column<T>[], table: TableState): Promise<void> {
+    const [{ default: Table }, { shortLocalTime }, style] = await Promise.all([import('cli-table3'), import('./local-time.js'), this.style()]);
+    // Times in the one table format (short local time), everything else as cell() makes it.
+    const all = rows.map((row) =>
+      columns.map((c) => {
+        const value = c.value(row);
+        return c.time && typeof value === 'string' ? cell(shortLocalTime(value)) : cell(value);
+      }),
     );
-    const flexIndex = columns.findIndex((c) => c.flex);
-    if (flexIndex >= 0) {
-      const others = widths.reduce((a, w, i) => (i === flexIndex ? a : a + w + 1), 0) + 2;
-      widths[flexIndex] = Math.max(12, this.terminalWidth - others);
+    const first = !table.layout;
+    if (!table.layout) {
+      const { layoutTable } = await import('./table-layout.js');
+      table.layout = layoutTable(columns, all, this.terminalWidth, Boolean(this.opts.wide));
     }
-    const table = new Table({
-      head: withHeader ? columns.map((c) => style.bold(c.header)) : [],
+    const { shown, widths } = table.layout;
+    const out = new Table({
+      head: first ? shown.map((i) => style.bold(columns[i]!.header)) : [],
       colWidths: widths,
       style: { head: [], border: [], compact: true },
       chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
       truncate: '…',
     });
-    for (const row of cells) table.push(row);
-    await this.write(table.toString() + '\n');
+    for (const row of all) out.push(shown.map((i) => row[i]!));
+    await this.write(out.toString() + '\n');
   }
 
   /** Informational line on stderr (suppressed by --quiet). */
@@ -173,6 +192,11 @@ export class Output {
     const chalk = new Chalk({ level: 1 });
     return { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, yellow: chalk.yellow };
   }
+}
+
+/** What the chunks of one table share. */
+interface TableState {
+  layout?: TableLayout;
 }
 
 export interface Style {

@@ -28,7 +28,8 @@ export async function run(ctx: Context, _opts: LogoutOptions = {}): Promise<void
     ctx.out.warn(`${err.message} The profile forgets the credential anyway; the keychain item may remain.`);
   }
   await config.updateProfile(profileName, { credential: undefined });
-  ctx.out.info(`Removed the credential of profile "${profileName}" from ${store.describe()}.`);
+  ctx.out.info(`Removed the credential of profile "${profileName}" from ${store.describe()}; it has none now.`);
+  if (profileName === 'sandbox') ctx.out.info('To use the sandbox again, restart it with `msgctl sandbox --write-profile`: it writes its new API key into this profile.');
 }
 
 export function register(program: Command, act: Act): void {

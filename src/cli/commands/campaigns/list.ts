@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
 import { STATUSES } from './common.js';
 
 export interface CampaignsListOptions extends ListFlags {
@@ -29,6 +29,7 @@ export function register(campaigns: Command, act: Act): void {
     .option('--archived', 'list archived campaigns instead of current ones')
     .addOption(limitOption('print at most this many campaigns'))
     .addOption(allOption('print every campaign, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, flags: CampaignsListOptions) => run(ctx, flags)));
   examples(list, ['msgctl campaigns list --status running', 'msgctl campaigns list --archived --all --json | jq .name']);
 }

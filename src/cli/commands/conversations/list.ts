@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ConversationListFlags } from '../../messages/conversation-list.js';
-import { allOption, choices, examples, limitOption, type Act } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, type Act } from '../kit.js';
 
 export type ConversationsListOptions = ConversationListFlags;
 
@@ -22,6 +22,7 @@ export function register(conversations: Command, act: Act): void {
     .option('--order <order>', 'desc (most recent activity first, default) or asc', choices(['desc', 'asc']))
     .addOption(limitOption('print at most this many conversations'))
     .addOption(allOption('print every conversation, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, flags: ConversationsListOptions) => run(ctx, flags)));
   examples(list, [
     'msgctl conversations list --unread',

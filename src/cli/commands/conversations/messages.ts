@@ -1,7 +1,7 @@
 /** `msgctl conversations messages <conversation-id>`: oldest first (GET /conversations/{id}/messages; OAuth). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsMessagesOptions extends ListFlags {
@@ -19,6 +19,7 @@ export function register(conversations: Command, act: Act): void {
     .description('List the messages of a conversation, oldest first (GET /conversations/{id}/messages; OAuth)')
     .addOption(limitOption('print at most this many messages'))
     .addOption(allOption('print every messages, following all pages'))
+    .addOption(wideOption())
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
     .action(act((ctx, conversationId: string, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
   examples(convMessages, [

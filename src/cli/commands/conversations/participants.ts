@@ -1,7 +1,7 @@
 /** `msgctl conversations participants <conversation-id>`: list them (OAuth); `add` and `remove` hang under it. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsParticipantsOptions extends ListFlags {
@@ -25,6 +25,7 @@ export function register(conversations: Command, act: Act): Command {
     .argument('[conversation-id]', 'conversation (UUID) whose participants to list', uuidArg('conversation id'))
     .addOption(limitOption('print at most this many participants'))
     .addOption(allOption('print every participant, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
   examples(participants, [
     'msgctl conversations participants "$CONV"',

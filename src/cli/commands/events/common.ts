@@ -21,7 +21,7 @@ export const endpointColumns: Column<WebhookEndpoint>[] = [
   { header: 'id', value: (e) => e.id },
   { header: 'url', value: (e) => e.url },
   { header: 'events', value: (e) => (e.events ? e.events.join(',') : 'all') },
-  { header: 'created_at', value: (e) => e.created_at },
+  { header: 'created_at', value: (e) => e.created_at, time: true, drop: 1 },
 ];
 
 export function portNumber(value: string): number {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
 import { AFTER_RE, MESSAGE_COLUMNS } from './common.js';
 
 export interface MeMessagesOptions extends ListFlags {
@@ -29,6 +29,7 @@ export function register(me: Command, act: Act): Command {
     .option('--group-by <how>', 'conversation: each chat\'s messages together, most recently active chat first', choices(['conversation']))
     .addOption(limitOption('print at most this many'))
     .addOption(allOption('print every message (all pages)'))
+    .addOption(wideOption())
     .action(act((ctx, flags: MeMessagesOptions) => run(ctx, flags)));
   examples(messages, [
     'msgctl me messages --after 2026-11-01',

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { MessageListFlags } from '../../messages/message-list.js';
-import { allOption, choices, examples, limitOption, nonNegativeNumber, type Act } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, nonNegativeNumber, type Act } from '../kit.js';
 
 export type MessagesListOptions = MessageListFlags;
 
@@ -26,6 +26,7 @@ export function register(messages: Command, act: Act): void {
     .option('-q, --query <query>', 'search: words, "phrases", from:, patient:, mrn:, phone:, is:unread, is:failed, -, OR (docs/search-language.md)')
     .addOption(limitOption('print at most this many messages'))
     .addOption(allOption('print every message in range, following all pages'))
+    .addOption(wideOption())
     .option('-f, --follow', 'after the list, keep printing new messages as they arrive, until Ctrl-C')
     .option('--interval <seconds>', 'with --follow: how often to ask for new messages', nonNegativeNumber, 2)
     // -q/--query is `q` in the API and in the options.

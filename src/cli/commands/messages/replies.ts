@@ -1,7 +1,7 @@
 /** `msgctl messages replies <message-id>`: oldest first (GET /messages/{id}/replies; OAuth). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface MessagesRepliesOptions extends ListFlags {
@@ -19,6 +19,7 @@ export function register(messages: Command, act: Act): void {
     .description('List the replies to a message, oldest first (GET /messages/{id}/replies; OAuth)')
     .addOption(limitOption('print at most this many replies'))
     .addOption(allOption('print every replies, following all pages'))
+    .addOption(wideOption())
     .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
     .action(act((ctx, messageId: string, flags: ListFlags) => run(ctx, { ...flags, messageId })));
   examples(replies, ['msgctl messages replies "$MSG"', 'msgctl messages replies "$MSG" --all --json | jq -r .body']);

@@ -5,13 +5,13 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
 export const patientColumns: Column<Patient>[] = [
-  { header: 'id', value: (p) => p.id },
+  { header: 'id', value: (p) => p.id, fixed: true },
   { header: 'name', value: (p) => `${p.first_name} ${p.last_name}` },
-  { header: 'dob', value: (p) => p.date_of_birth },
+  { header: 'dob', value: (p) => p.date_of_birth, drop: 2 },
   { header: 'phone', value: (p) => p.phone },
-  { header: 'email', value: (p) => p.email },
-  { header: 'mrn', value: (p) => p.mrn },
-  { header: 'sms_opted_out', value: (p) => p.sms_opted_out },
+  { header: 'email', value: (p) => p.email, drop: 3 },
+  { header: 'mrn', value: (p) => p.mrn, drop: 1 },
+  { header: 'sms_opted_out', value: (p) => p.sms_opted_out, drop: 4 },
 ];
 
 export const patientFields: Column<Patient>[] = [

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { allOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
 import { patientColumns, requireText } from './common.js';
 
 export interface PatientsListOptions extends ListFlags {
@@ -35,6 +35,7 @@ export function register(patients: Command, act: Act): void {
     .option('--region <code>', 'region for phone numbers without a country code', undefined)
     .addOption(limitOption('print at most this many patients'))
     .addOption(allOption('print every patient, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, flags: PatientsListOptions) => run(ctx, flags)));
   examples(list, ['msgctl patients list --mrn A-1001', 'msgctl patients list --all --json > patients.jsonl']);
 }

@@ -63,10 +63,21 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     signal: ctx.signal,
   });
   const result = response.data;
+  // The service answered with the first result for this key: an earlier command sent it. (With a key of our
+  // own making, a replay can only be this command's own retry, which is an ordinary send.)
+  const replayed = Boolean(opts.idempotencyKey) && response.headers['idempotent-replayed'] === 'true';
   if (ctx.out.mode === 'json') return ctx.out.json(result);
   const m = result.message;
   if (ctx.out.mode === 'plain') {
     await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].join('\t') + '\n');
+    if (replayed) ctx.out.info(`Already sent (replayed): message ${m.id}; nothing sent again.`);
+    return;
+  }
+  if (replayed) {
+    await ctx.out.write(
+      `Already sent (replayed), nothing sent again: ${m.channel} message ${m.id} to ${cell(m.patient?.name ?? 'patient')}` +
+        ` (delivery ${m.delivery?.status ?? 'pending'}), sent earlier with this --idempotency-key.\n`,
+    );
     return;
   }
   const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);

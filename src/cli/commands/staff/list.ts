@@ -1,7 +1,7 @@
 /** `msgctl staff list`: the organization's staff directory (GET /staff; OAuth), e.g. to pick a participant. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
 
 interface StaffMember {
   id: string;
@@ -18,7 +18,7 @@ export async function run(ctx: Context, opts: StaffListOptions): Promise<void> {
   await ctx.out.list(
     rows,
     [
-      { header: 'id', value: (u) => u.id },
+      { header: 'id', value: (u) => u.id, drop: 1 },
       { header: 'name', value: (u) => u.name },
       { header: 'role', value: (u) => u.role },
       { header: 'email', value: (u) => u.email },
@@ -33,6 +33,7 @@ export function register(staff: Command, act: Act): void {
     .description('List the organization\'s staff (GET /staff)')
     .addOption(limitOption('print at most this many people'))
     .addOption(allOption('print everyone, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, flags: StaffListOptions) => run(ctx, flags)));
   examples(list, ['msgctl staff list', 'msgctl staff list --json | jq -r "select(.role == \\"admin\\") | .id"']);
 }

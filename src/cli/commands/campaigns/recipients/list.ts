@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CampaignRecipient } from '../../../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
 import type { Context } from '../../../context.js';
-import { allOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
 
 export interface RecipientsListOptions extends ListFlags {
   id: string;
@@ -28,6 +28,7 @@ export function register(recipients: Command, act: Act): void {
     .option('--status <status>', 'only recipients in this status', choices(RECIPIENT_STATUSES))
     .addOption(limitOption('print at most this many recipients'))
     .addOption(allOption('print every recipient, following all pages'))
+    .addOption(wideOption())
     .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
   examples(list, [
     'msgctl campaigns recipients list "$ID" --all',
