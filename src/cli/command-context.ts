@@ -128,7 +128,7 @@ export class CommandContext implements Context {
     return new ApiClient({
       baseUrl,
       credential,
-      dispatcher: await this.services.dispatcher(),
+      transport: await this.services.transport(),
       userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
       timeoutMs: this.opts.timeout * 1000,
       retries: this.opts.retries,

@@ -1,0 +1,40 @@
+/**
+ * Direct HTTP on node:http/https: a keep-alive Agent per scheme, shared by
+ * every request of the process. Costs next to nothing at start-up (Node has
+ * these modules in its snapshot), and TLS uses Node's CA store, so
+ * NODE_EXTRA_CA_CERTS applies with nothing done here.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
+
+/** Idle connections are dropped after this long (or a second before the server's Keep-Alive hint). */
+const IDLE_MS = 10_000;
+const MAX_SOCKETS = 32;
+
+export class NodeTransport implements HttpTransport {
+  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
+  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
+
+  request(url: URL, init: HttpRequest): Promise<HttpResponse> {
+    const secure = url.protocol === 'https:';
+    const send = secure ? httpsRequest : httpRequest;
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    return new Promise((resolve, reject) => {
+      const req = send(url, { method: init.method, headers, agent: secure ? this.https : this.http, signal: init.signal }, (res: IncomingMessage) => {
+        // Errors after this point belong to the body's reader (readBody, a pipeline); this
+        // listener only keeps one that happens before the reader attaches from being fatal.
+        res.on('error', () => undefined);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
+      req.once('error', reject);
+      req.end(init.body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
