@@ -4,9 +4,15 @@
  * these modules in its snapshot), and TLS uses Node's CA store, so
  * NODE_EXTRA_CA_CERTS applies with nothing done here.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent, IncomingMessage } from 'node:http';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
+
+// Not `import … from 'node:http'`: the ESM facade of node:http reads every export,
+// and its WebSocket getter loads Node's internal undici (~40 ms). The CommonJS
+// object has the same functions without that.
+// node:https (and with it TLS and crypto) is loaded with the first https:// request.
+const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
+const https = () => process.getBuiltinModule('node:https');
 
 /** Idle connections are dropped after this long (or a second before the server's Keep-Alive hint). */
 const IDLE_MS = 10_000;
@@ -14,15 +20,16 @@ const MAX_SOCKETS = 32;
 
 export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
-  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
+  private httpsAgent?: Agent;
 
   request(url: URL, init: HttpRequest): Promise<HttpResponse> {
     const secure = url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
+    const send = secure ? https().request : httpRequest;
+    const agent = secure ? (this.httpsAgent ??= new (https().Agent)({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS })) : this.http;
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
     return new Promise((resolve, reject) => {
-      const req = send(url, { method: init.method, headers, agent: secure ? this.https : this.http, signal: init.signal }, (res: IncomingMessage) => {
+      const req = send(url, { method: init.method, headers, agent, signal: init.signal }, (res: IncomingMessage) => {
         // Errors after this point belong to the body's reader (readBody, a pipeline); this
         // listener only keeps one that happens before the reader attaches from being fatal.
         res.on('error', () => undefined);
@@ -35,6 +42,6 @@ export class NodeTransport implements HttpTransport {
 
   async close(): Promise<void> {
     this.http.destroy();
-    this.https.destroy();
+    this.httpsAgent?.destroy();
   }
 }
