@@ -39,7 +39,9 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
   };
 
   // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
-  const program = buildProgram(act, { topLevelOnly: firstCommandName(argv) === undefined });
+  // `msgctl send …`: only `send` is built in full (see buildProgram).
+  const first = firstCommandName(argv);
+  const program = buildProgram(act, first === undefined ? { topLevelOnly: true } : { only: first });
   const output = {
     writeOut: (s: string) => void io.stdout.write(s),
     writeErr: (s: string) => void io.stderr.write(s),
@@ -131,7 +133,14 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
   });
   const code = await run(argv, {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    // process.stdin is opened on first use: most commands never read it, and opening it costs start-up.
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     signal: controller.signal,
   });

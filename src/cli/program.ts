@@ -46,13 +46,42 @@ const IGNORED: any = new Proxy(function ignored() {}, {
   apply: () => IGNORED,
 });
 
+/**
+ * The whole subtree of one top-level command, the top level of the others:
+ * `msgctl send …` builds `send` and skips the ~80 other commands' flags and
+ * help (start-up cost), while suggestions for a mistyped word still see every
+ * top-level name.
+ */
+class RootWithOneSubtree extends Command {
+  constructor(private readonly full: string) {
+    super('msgctl');
+  }
+  override createCommand(name?: string): Command {
+    return name === this.full ? new Command(name) : new TopLevelOnly(name);
+  }
+}
+
+/** Commands that read the whole tree (completion scripts, the reference) or look names up in it (help). */
+const WHOLE_TREE_COMMANDS = new Set(['completion', 'reference', 'help']);
+
 export interface BuildOptions {
   /** Build only the top level (for the root help); subcommands are skipped. */
   topLevelOnly?: boolean;
+  /** Build the whole subtree of this top-level command only (the word argv starts with). */
+  only?: string;
 }
 
 export function buildProgram(act: Act, options: BuildOptions = {}): Command {
-  const program = (options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'))
+  if (options.only !== undefined && !options.topLevelOnly && !WHOLE_TREE_COMMANDS.has(options.only)) {
+    const program = buildTree(act, new RootWithOneSubtree(options.only));
+    // An unknown word (a typo, an alias): the whole tree, so commander answers as it always does.
+    if (program.commands.some((c) => c.name() === options.only && !(c instanceof TopLevelOnly))) return program;
+  }
+  return buildTree(act, options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'));
+}
+
+function buildTree(act: Act, root: Command): Command {
+  const program = root
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
     .helpOption('-h, --help', 'show help for a command')

@@ -24,6 +24,25 @@ describe('top-level-only command tree', () => {
     expect(shallow.commands.find((c) => c.name() === 'patients')!.commands).toHaveLength(0);
   });
 
+  it('builds one command in full and the others top-level only, with the same help for it', () => {
+    const full = buildProgram(noop);
+    const one = buildProgram(noop, { only: 'patients' });
+    expect(one.commands.map((c) => c.name())).toEqual(full.commands.map((c) => c.name()));
+    const patients = (p: typeof full) => p.commands.find((c) => c.name() === 'patients')!;
+    expect(patients(one).commands.map((c) => c.name())).toEqual(patients(full).commands.map((c) => c.name()));
+    for (const verb of patients(full).commands) {
+      expect(patients(one).commands.find((c) => c.name() === verb.name())!.helpInformation()).toBe(verb.helpInformation());
+    }
+    expect(one.commands.find((c) => c.name() === 'campaigns')!.commands).toHaveLength(0);
+    expect(one.helpInformation()).toBe(full.helpInformation());
+  });
+
+  it('builds the whole tree for an unknown word and for commands that read the tree', () => {
+    const count = (p: ReturnType<typeof buildProgram>) => p.commands.reduce((n, c) => n + c.commands.length, 0);
+    const all = count(buildProgram(noop));
+    for (const word of ['sned', 'completion', 'reference', 'help']) expect(count(buildProgram(noop, { only: word })), word).toBe(all);
+  });
+
   it('finds the command name after global options and their values', () => {
     expect(firstCommandName([])).toBeUndefined();
     expect(firstCommandName(['--help'])).toBeUndefined();
