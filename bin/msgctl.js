@@ -4,6 +4,7 @@
 // command tree) without loading it: they are what install checks, scripts and
 // newcomers run most, and commander alone costs more start-up than they should.
 import './check-node.js';
+import './compile-cache.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
