@@ -78,6 +78,19 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
 
 const HELP_WIDTH = 80;
 
+/** Every command's path below the root (`['patients', 'list']`), for prebuilding help (scripts/build.mjs). */
+export function commandPaths(): string[][] {
+  const paths: string[][] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      paths.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(buildProgram(() => async () => undefined), []);
+  return paths;
+}
+
 /** The first word of argv that names a command, if any. */
 export function firstCommandName(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
