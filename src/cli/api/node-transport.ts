@@ -28,14 +28,30 @@ export class NodeTransport implements HttpTransport {
     const agent = secure ? (this.httpsAgent ??= new (https().Agent)({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS })) : this.http;
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+    const signal = init.signal;
+    signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
-      const req = send(url, { method: init.method, headers, agent, signal: init.signal }, (res: IncomingMessage) => {
+      // The signal is watched here rather than passed as `signal`: Node's own handling
+      // sets up a stream-finished watcher per request, ~6% of a `send --csv` run's CPU.
+      let response: IncomingMessage | undefined;
+      const onAbort = () => {
+        const error = Object.assign(new Error('The operation was aborted', { cause: signal?.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+        response?.destroy(error); // a body being read fails, never ends short
+        req.destroy(error);
+      };
+      const req = send(url, { method: init.method, headers, agent }, (res: IncomingMessage) => {
+        response = res;
         // Errors after this point belong to the body's reader (readBody, a pipeline); this
         // listener only keeps one that happens before the reader attaches from being fatal.
         res.on('error', () => undefined);
+        if (signal) res.once('close', () => signal.removeEventListener('abort', onAbort));
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
       });
-      req.once('error', reject);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.once('error', (err) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(err);
+      });
       req.end(init.body);
     });
   }
