@@ -62,7 +62,7 @@ class RootWithOneSubtree extends Command {
 }
 
 /** Commands that read the whole tree (completion scripts, the reference) or look names up in it (help). */
-const WHOLE_TREE_COMMANDS = new Set(['completion', 'reference', 'help']);
+const WHOLE_TREE_COMMANDS = new Set(['completion', '__reference', 'help']);
 
 export interface BuildOptions {
   /** Build only the top level (for the root help); subcommands are skipped. */
