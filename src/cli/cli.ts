@@ -17,7 +17,7 @@ export interface RunOptions {
   io: Io;
   env: Env;
   signal?: AbortSignal;
-  /** Test doubles for the outside world (prompts, browser, clock, HTTP pool); the real ones otherwise. */
+  /** Test doubles for the outside world (prompts, browser, clock, HTTP transport); the real ones otherwise. */
   services?: Partial<Services>;
 }
 
