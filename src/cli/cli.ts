@@ -39,7 +39,7 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
   };
 
   // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
-  // `msgctl send …`: only `send` is built in full (see buildProgram).
+  // `msgctl send …`: only `send` is built (see buildProgram).
   const first = firstCommandName(argv);
   const program = buildProgram(act, first === undefined ? { topLevelOnly: true } : { only: first });
   const output = {

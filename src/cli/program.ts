@@ -46,41 +46,50 @@ const IGNORED: any = new Proxy(function ignored() {}, {
   apply: () => IGNORED,
 });
 
-/**
- * The whole subtree of one top-level command, the top level of the others:
- * `msgctl send …` builds `send` and skips the ~80 other commands' flags and
- * help (start-up cost), while suggestions for a mistyped word still see every
- * top-level name.
- */
-class RootWithOneSubtree extends Command {
-  constructor(private readonly full: string) {
-    super('msgctl');
-  }
-  override createCommand(name?: string): Command {
-    return name === this.full ? new Command(name) : new TopLevelOnly(name);
-  }
-}
-
 /** Commands that read the whole tree (completion scripts, the reference) or look names up in it (help). */
 const WHOLE_TREE_COMMANDS = new Set(['completion', '__reference', 'help']);
+
+/**
+ * Every top-level command by name (the names each register function adds), in help order. `msgctl send …` registers `send` alone:
+ * the other commands' flags, help and examples are never built (start-up cost).
+ * test/unit/program-top-level.test.ts holds this list equal to the tree.
+ */
+export const TOP_LEVEL: readonly (readonly [readonly string[], (program: Command, act: Act) => void])[] = [
+  [['login'], registerLogin],
+  [['auth', 'logout'], registerAuth],
+  [['org'], registerOrg],
+  [['send'], registerSend],
+  [['patients'], registerPatients],
+  [['messages'], registerMessages],
+  [['conversations'], registerConversations],
+  [['campaigns'], registerCampaigns],
+  [['imports'], registerImports],
+  [['me'], registerMe],
+  [['exports'], registerExports],
+  [['events'], registerEvents],
+  [['staff'], registerStaff],
+  [['api'], registerApi],
+  [['sandbox'], registerSandbox],
+  [['completion'], registerCompletion],
+  [['__reference'], registerReference],
+];
 
 export interface BuildOptions {
   /** Build only the top level (for the root help); subcommands are skipped. */
   topLevelOnly?: boolean;
-  /** Build the whole subtree of this top-level command only (the word argv starts with). */
+  /** Build this top-level command alone, in full (the word argv starts with). */
   only?: string;
 }
 
 export function buildProgram(act: Act, options: BuildOptions = {}): Command {
-  if (options.only !== undefined && !options.topLevelOnly && !WHOLE_TREE_COMMANDS.has(options.only)) {
-    const program = buildTree(act, new RootWithOneSubtree(options.only));
-    // An unknown word (a typo, an alias): the whole tree, so commander answers as it always does.
-    if (program.commands.some((c) => c.name() === options.only && !(c instanceof TopLevelOnly))) return program;
-  }
-  return buildTree(act, options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'));
+  const only = options.only;
+  const single = only !== undefined && !options.topLevelOnly && !WHOLE_TREE_COMMANDS.has(only) ? TOP_LEVEL.find(([names]) => names.includes(only)) : undefined;
+  // An unknown word (a typo, an alias) gets the whole tree, so commander answers (and suggests) as it always does.
+  if (single) return buildTree(act, new Command('msgctl'), [single]);
+  return buildTree(act, options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'), TOP_LEVEL);
 }
 
-function buildTree(act: Act, root: Command): Command {
+function buildTree(act: Act, root: Command, commands: typeof TOP_LEVEL): Command {
   const program = root
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
@@ -99,22 +108,6 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
 7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
   );
 
-  registerLogin(program, act);
-  registerAuth(program, act);
-  registerOrg(program, act);
-  registerSend(program, act);
-  registerPatients(program, act);
-  registerMessages(program, act);
-  registerConversations(program, act);
-  registerCampaigns(program, act);
-  registerImports(program, act);
-  registerMe(program, act);
-  registerExports(program, act);
-  registerEvents(program, act);
-  registerStaff(program, act);
-  registerApi(program, act);
-  registerSandbox(program, act);
-  registerCompletion(program, act);
-  registerReference(program, act);
+  for (const [, register] of commands) register(program, act);
   return program;
 }
