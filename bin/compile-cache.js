@@ -6,9 +6,10 @@
 // enableCompileCache reports the failure instead of throwing, and the try
 // covers the rest. NODE_COMPILE_CACHE (a folder of the user's choosing) wins;
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 function cacheFolder() {
   const env = process.env;
@@ -21,10 +22,27 @@ function cacheFolder() {
   return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'msgctl', 'compile');
 }
 
+/**
+ * Creates the folder one level at a time (owner-only), false if any level cannot be made.
+ * Not `recursive: true`, nor left to enableCompileCache: Node's recursive mkdir never
+ * returns under a path such as /proc/x, and a start-up must never hang on its cache.
+ */
+function ensureFolder(folder) {
+  if (existsSync(folder)) return true;
+  const parent = dirname(folder);
+  if (parent === folder || !ensureFolder(parent)) return false;
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+    return true;
+  } catch (err) {
+    return err.code === 'EEXIST';
+  }
+}
+
 try {
   if (!process.env.NODE_COMPILE_CACHE) {
     const folder = cacheFolder();
-    if (folder) nodeModule.enableCompileCache?.(folder);
+    if (folder && ensureFolder(folder)) nodeModule.enableCompileCache?.(folder);
   }
 } catch {
   // No home folder, or an unusual platform: run without the cache.
