@@ -1,4 +1,4 @@
-// Preload (`node --import ./bench/lib/load-trace.mjs …`): records every module the
+// Preload (`node --import ./test/helpers/load-trace.mjs …`): records every module the
 // process loads — ESM and CommonJS, ours and node_modules' — with the time it was
 // first asked for, and writes them as JSON Lines to $MSGCTL_LOAD_TRACE at exit.
 // Used by test/e2e/light-commands.test.ts, and by hand to see what a command pulls in:
