@@ -1,38 +1,37 @@
-// `msgctl send --csv` throughput against its ceiling: a bare undici loop
-// sending the same 5,000 POST bodies with fresh Idempotency-Keys at the same
-// concurrency. Each measurement gets a fresh sandbox (no rate limit, no
-// chaos), so all of them create the same 5,000 patients; the order rotates
-// every round so a machine getting busier or quieter favours none of them.
+// `msgctl send --csv` throughput against its ceiling, and its peak memory.
 //
-//   msgctl          the built CLI end to end: process start-up, validation
-//                   pass, journal fsyncs, per-row JSON output; spawn to exit.
-//   ceiling (cold)  the bare loop in a fresh Node process, spawn to exit: the
-//                   like-for-like ceiling (same start-up, same cold JIT).
-//   ceiling (warm)  the bare loop inside this already-warm process, loop only:
-//                   a stricter reference, printed beside it.
+// Throughput: ROUNDS pairs, each pair the CLI and a bare loop, in alternating
+// order (CLI first in odd pairs, loop first in even ones), each measurement on a
+// fresh sandbox (--rate-limit 0), so both create the same patients from scratch.
+//   msgctl   the built CLI, spawn to exit: start-up, validation pass, journal,
+//            one JSON line per row on stdout (to /dev/null).
+//   loop     a bare script in its own Node process, spawn to exit: the same POST
+//            bodies, CONCURRENCY workers, a fresh Idempotency-Key each, keep-alive
+//            (node:http Agent, as the CLI uses); it reads each answer and nothing else.
+// Reported: each pair's ratio (loop seconds / CLI seconds = CLI throughput as a
+// share of the loop's) and their median. Target: median >= 90%.
 //
-// Target: msgctl >= 80% of the cold ceiling (and the warm ratio is printed).
-// Usage: npm run build && node bench/batch-send.mjs [--rows 5000] [--concurrency 4] [--rounds 5]
+// Memory (--memory-rows 1000,20000): the CLI's peak RSS per file size (maxRSS at
+// exit). Targets: < 150 MB, and the largest within 10% of the smallest.
+//
+// Usage: npm run build && node bench/batch-send.mjs [--rows 5000] [--concurrency 4] [--rounds 5] [--memory-rows 1000,20000]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { arg, BIN, load, median, result, startSandbox, verdict } from './lib/common.mjs';
 
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : fallback;
-};
 const ROWS = Number(arg('rows', 5000));
 const CONCURRENCY = Number(arg('concurrency', 4));
 const ROUNDS = Number(arg('rounds', 5));
+const MEMORY_ROWS = arg('memory-rows', '1000,20000').split(',').filter(Boolean).map(Number);
 const TEMPLATE = 'Hi {first_name}, see you tomorrow at {time}. Reply STOP to opt out.';
+const RATIO_TARGET = 0.9;
+const RSS_LIMIT_MB = 150;
 const self = fileURLToPath(import.meta.url);
-const bin = fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
+const rssPreload = fileURLToPath(new URL('./lib/max-rss.mjs', import.meta.url));
 
 /** Row i: a unique fictional number (212) 55X-XXXX and the message msgctl renders for it. */
 function row(i) {
@@ -43,125 +42,130 @@ function row(i) {
     body: { to: { phone: `+1${national}` }, body: `Hi Pat${i}, see you tomorrow at ${time}. Reply STOP to opt out.` },
   };
 }
-const rows = Array.from({ length: ROWS }, (_, i) => row(i));
 
-/** The bare loop: CONCURRENCY workers, each POSTing the next body as soon as its last answer is read. */
-async function bareLoop(baseUrl, apiKey) {
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: CONCURRENCY });
-  const url = `${baseUrl}/patient-messages`;
+// Child mode: the bare loop, in a process of its own.
+if (process.argv[2] === '--loop') {
+  const [baseUrl, apiKey, rows] = [process.argv[3], process.argv[4], Number(process.argv[5])];
+  const http = process.getBuiltinModule('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const url = new URL(`${baseUrl}/patient-messages`);
   let next = 0;
   let failures = 0;
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, application/problem+json',
+          'idempotency-key': crypto.randomUUID(),
+          'content-length': Buffer.byteLength(payload),
+        },
+      }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(res.statusCode));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < rows.length) {
-        const { body } = rows[next++];
-        const response = await request(url, {
-          method: 'POST',
-          dispatcher,
-          headers: {
-            authorization: `Bearer ${apiKey}`,
-            'content-type': 'application/json',
-            accept: 'application/json, application/problem+json',
-            'idempotency-key': randomUUID(),
-          },
-          body: JSON.stringify(body),
-        });
-        await response.body.text();
-        if (response.statusCode !== 201) failures++;
-      }
+      while (next < rows) if ((await post(row(next++).body)) !== 201) failures++;
     }),
   );
-  await dispatcher.close();
-  return failures;
-}
-
-// Child mode: the cold ceiling runs the loop in a process of its own.
-if (process.argv[2] === '--bare-child') {
-  const failures = await bareLoop(process.argv[3], process.argv[4]);
   process.exit(failures ? 1 : 0);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-batch-'));
-const csvPath = join(dir, 'tomorrow.csv');
-writeFileSync(csvPath, ['First Name,Mobile Phone,Time', ...rows.map((r) => r.csv)].join('\n') + '\n');
-
-async function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const [line] = await once(createInterface({ input: child.stdout }), 'line');
-  return { child, info: JSON.parse(line) };
+function writeCsv(rows) {
+  const file = join(dir, `rows-${rows}.csv`);
+  const lines = ['First Name,Mobile Phone,Time'];
+  for (let i = 0; i < rows; i++) lines.push(row(i).csv);
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
 }
 
-/** CPU seconds a process has used so far (Linux /proc), to show where the time goes. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-async function timedProcess(args, env = {}) {
-  const devNull = openSync('/dev/null', 'w');
+async function timed(args, env) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', devNull, 'inherit'], env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, ...env } });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-2000)));
   const [code] = await once(child, 'exit');
-  closeSync(devNull);
-  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}`);
+  if (code !== 0) throw new Error(`${args.slice(1, 3).join(' ')} exited ${code}: ${stderr}`);
   return (performance.now() - started) / 1000;
 }
 
-const measures = {
-  async msgctl(info) {
-    const home = mkdtempSync(join(dir, 'home-'));
-    const args = [bin, 'send', '--csv', csvPath, '--template', TEMPLATE, '--concurrency', String(CONCURRENCY), '--json', '--quiet'];
-    return timedProcess(args, {
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_STATE_HOME: join(home, '.state'),
-      MSGCTL_BASE_URL: info.base_url,
-      MSGCTL_API_KEY: info.api_key,
-    });
-  },
-  async cold(info) {
-    return timedProcess([self, '--bare-child', info.base_url, info.api_key]);
-  },
-  async warm(info) {
-    const started = performance.now();
-    if (await bareLoop(info.base_url, info.api_key)) throw new Error('the bare loop got answers other than 201');
-    return (performance.now() - started) / 1000;
-  },
-};
+async function cli(csv, info, extraEnv = {}) {
+  const home = mkdtempSync(join(dir, 'home-'));
+  const args = [BIN, 'send', '--csv', csv, '--template', TEMPLATE, '--concurrency', String(CONCURRENCY), '--json', '--quiet'];
+  return timed(args, {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.state'),
+    XDG_CACHE_HOME: join(tmpdir(), 'msgctl-bench-cache'), // the compile cache stays warm across runs, as for a user
+    MSGCTL_BASE_URL: info.base_url,
+    MSGCTL_API_KEY: info.api_key,
+    ...extraEnv,
+  });
+}
 
-const names = Object.keys(measures);
-const rates = Object.fromEntries(names.map((n) => [n, []]));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-try {
-  for (let round = 1; round <= ROUNDS; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length]);
-    const parts = [];
-    for (const name of order) {
-      const sandbox = await startSandbox();
-      const seconds = await measures[name](sandbox.info);
-      const sandboxCpu = cpuSeconds(sandbox.child.pid);
-      sandbox.child.kill('SIGTERM');
-      await once(sandbox.child, 'exit');
-      rates[name].push(ROWS / seconds);
-      parts.push(`${name} ${(ROWS / seconds).toFixed(0)} msg/s (${seconds.toFixed(2)} s, sandbox CPU ${sandboxCpu.toFixed(2)} s)`);
-    }
-    console.log(`round ${round}: ${parts.join(', ')}`);
+async function onFreshSandbox(fn) {
+  const sandbox = await startSandbox();
+  try {
+    return await fn(sandbox.info);
+  } finally {
+    await sandbox.stop();
   }
-  const [cli, cold, warm] = [median(rates.msgctl), median(rates.cold), median(rates.warm)];
-  const ratio = cli / cold;
-  console.log(
-    `\nsend --csv, ${ROWS} rows, concurrency ${CONCURRENCY}, median of ${ROUNDS}:\n` +
-      `  msgctl          ${cli.toFixed(0)} msg/s\n` +
-      `  ceiling (cold)  ${cold.toFixed(0)} msg/s  -> msgctl at ${(ratio * 100).toFixed(1)}% (target >= 80%) ${ratio >= 0.8 ? 'PASS' : 'FAIL'}\n` +
-      `  ceiling (warm)  ${warm.toFixed(0)} msg/s  -> msgctl at ${((cli / warm) * 100).toFixed(1)}% (reference: in-process, JIT-warm, no start-up)`,
+}
+
+try {
+  const csv = writeCsv(ROWS);
+  const pairs = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const measure = {
+      msgctl: () => onFreshSandbox((info) => cli(csv, info)),
+      loop: () => onFreshSandbox((info) => timed([self, '--loop', info.base_url, info.api_key, String(ROWS)], {})),
+    };
+    const order = round % 2 ? ['msgctl', 'loop'] : ['loop', 'msgctl'];
+    const seconds = {};
+    for (const name of order) seconds[name] = await measure[name]();
+    const ratio = seconds.loop / seconds.msgctl;
+    pairs.push({ ...seconds, ratio });
+    console.log(
+      `pair ${round} (${order.join(' then ')}): msgctl ${(ROWS / seconds.msgctl).toFixed(0)} msg/s (${seconds.msgctl.toFixed(2)} s), ` +
+        `loop ${(ROWS / seconds.loop).toFixed(0)} msg/s (${seconds.loop.toFixed(2)} s) -> ${(ratio * 100).toFixed(1)}%`,
+    );
+  }
+  const ratio = median(pairs.map((p) => p.ratio));
+  const pass = ratio >= RATIO_TARGET;
+  if (ROUNDS > 0) console.log(
+    `send --csv, ${ROWS} rows, concurrency ${CONCURRENCY}, ${ROUNDS} interleaved pairs, load ${load()}:\n` +
+      `  msgctl median ${(ROWS / median(pairs.map((p) => p.msgctl))).toFixed(0)} msg/s, loop median ${(ROWS / median(pairs.map((p) => p.loop))).toFixed(0)} msg/s\n` +
+      `  median of paired ratios: msgctl at ${(ratio * 100).toFixed(1)}% of the bare loop (target >= ${RATIO_TARGET * 100}%) ${verdict(pass)}`,
   );
-  process.exitCode = ratio >= 0.8 ? 0 : 1;
+  if (ROUNDS > 0) result('batch-send', `send --csv ${ROWS} rows, share of bare loop`, ratio * 100, '%', `>= ${RATIO_TARGET * 100}%`, pass);
+
+  if (MEMORY_ROWS.length) {
+    const peaks = [];
+    for (const rows of MEMORY_ROWS) {
+      const file = writeCsv(rows);
+      const rssFile = join(dir, `rss-${rows}`);
+      const seconds = await onFreshSandbox((info) => cli(file, info, { NODE_OPTIONS: `--import=${rssPreload}`, MSGCTL_BENCH_RSS_FILE: rssFile }));
+      const mb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+      peaks.push({ rows, mb, seconds });
+    }
+    console.log(`send --csv peak RSS (target < ${RSS_LIMIT_MB} MB, largest within 10% of smallest)`);
+    for (const p of peaks) console.log(`  ${String(p.rows).padStart(7)} rows  ${p.mb.toFixed(1).padStart(6)} MB  ${p.seconds.toFixed(1)} s`);
+    const worst = Math.max(...peaks.map((p) => p.mb));
+    const growth = peaks.at(-1).mb / peaks[0].mb - 1;
+    result('batch-send', `send --csv peak RSS (max of ${MEMORY_ROWS.join('/')} rows)`, worst, 'MB', `< ${RSS_LIMIT_MB} MB`, worst < RSS_LIMIT_MB);
+    result('batch-send', `send --csv RSS growth ${MEMORY_ROWS[0]} -> ${MEMORY_ROWS.at(-1)} rows`, growth * 100, '%', '<= 10%', growth <= 0.1);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

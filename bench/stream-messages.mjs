@@ -1,7 +1,7 @@
 // `messages list --after <old date> --all --json > /dev/null` against a sandbox
 // seeded with N messages: the CLI's records/s and peak RSS, next to a ceiling,
-// a bare undici loop over the same pages in its own process (parse each page
-// for its cursor, nothing else). Targets: CLI >= 80% of the ceiling's
+// a bare node:http loop over the same pages in its own process (it finds each
+// page's cursor in the raw text and parses no records: no more work than the CLI). Targets: CLI >= 80% of the ceiling's
 // records/s; CLI peak RSS < 150 MB and flat as N grows.
 // Usage: npm run build && node bench/stream-messages.mjs [N…]   (default 20000 200000)
 //        MSGCTL_BENCH_RUNS=N runs per measurement (default 5, median reported; CPU seconds shown too,
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { result } from './lib/common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const BIN = process.env.MSGCTL_BENCH_BIN ?? fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
@@ -26,29 +27,44 @@ if (process.argv[2] === '--ceiling') {
   await main();
 }
 
-/** The ceiling: fetch every page as fast as one client can, keep-alive, no output. */
+/**
+ * The ceiling: fetch every page as fast as one client can (node:http, keep-alive, as the
+ * CLI), no output. It does no more work than the CLI: it finds each page's cursor in the
+ * raw text, without parsing the records (the CLI copies records through unparsed too).
+ */
 async function ceiling(baseUrl, apiKey) {
-  const { Agent, request } = await import('undici');
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  const http = process.getBuiltinModule('node:http');
+  const agent = new http.Agent({ keepAlive: true });
+  const get = (url) =>
+    new Promise((resolve, reject) => {
+      http.get(url, { agent, headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('error', reject);
+      }).on('error', reject);
+    });
   let cursor = null;
-  let records = 0;
+  let pages = 0;
   do {
     const url = new URL(`${baseUrl}/patient-messages`);
     url.searchParams.set('after', AFTER);
     url.searchParams.set('page[limit]', '100');
     if (cursor) url.searchParams.set('page[after]', cursor);
-    const res = await request(url, { dispatcher, headers: { authorization: `Bearer ${apiKey}` } });
-    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${await res.body.text()}`);
-    const page = JSON.parse(await res.body.text());
-    records += page.data.length;
-    cursor = page.pagination.next_cursor;
+    const text = await get(url);
+    pages++;
+    // "next_cursor": null | "…" — the pagination object ends the page.
+    const at = text.lastIndexOf('"next_cursor"');
+    if (at < 0) throw new Error('no next_cursor in the page');
+    const value = /^"next_cursor"\s*:\s*(null|"(?:[^"\\]|\\.)*")/.exec(text.slice(at));
+    cursor = value && value[1] !== 'null' ? JSON.parse(value[1]) : null;
   } while (cursor);
-  process.stdout.write(`${records}\n`);
-  await dispatcher.close();
+  process.stdout.write(`${pages}\n`);
+  agent.destroy();
 }
 
 async function main() {
-  const sizes = process.argv.slice(2).map(Number);
+  const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
   if (sizes.length === 0) sizes.push(20_000, 200_000);
   const runs = Number(process.env.MSGCTL_BENCH_RUNS ?? 5);
   const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-stream-'));
@@ -68,13 +84,24 @@ async function main() {
       env.XDG_CONFIG_HOME = join(env.HOME, '.config');
       const cli = [];
       const bare = [];
-      // Alternate, so a slow moment on the machine hurts both sides alike.
+      // Once, to check both read everything: the CLI prints one line per record.
+      const check = await timed([BIN, 'messages', 'list', '--after', AFTER, '--all', '--json'], env, 'pipe');
+      const records = check.stdout.split('\n').filter(Boolean).length;
+      if (records !== n) throw new Error(`expected ${n} records, the CLI printed ${records}`);
+      const pages = Number((await timed([SELF, '--ceiling', sandbox.info.base_url, sandbox.info.api_key], env, 'pipe')).stdout.trim());
+      if (pages !== Math.ceil(n / 100) && pages !== Math.ceil(n / 100) + 1) throw new Error(`the ceiling read ${pages} pages for ${n} records`);
+      // Pairs in alternating order, so a slow moment on the machine hurts both sides alike.
       for (let i = 0; i < runs; i++) {
-        bare.push(await timed([SELF, '--ceiling', sandbox.info.base_url, sandbox.info.api_key], env, 'pipe'));
-        cli.push(await timed([BIN, 'messages', 'list', '--after', AFTER, '--all', '--json'], env, 'null'));
+        const runCeiling = async () => bare.push(await timed([SELF, '--ceiling', sandbox.info.base_url, sandbox.info.api_key], env, 'pipe'));
+        const runCli = async () => cli.push(await timed([BIN, 'messages', 'list', '--after', AFTER, '--all', '--json'], env, 'null'));
+        if (i % 2) {
+          await runCli();
+          await runCeiling();
+        } else {
+          await runCeiling();
+          await runCli();
+        }
       }
-      const records = Number(bare[0].stdout.trim());
-      if (records !== n) throw new Error(`expected ${n} records, the ceiling read ${records}`);
       const c = median(cli, 'seconds');
       const b = median(bare, 'seconds');
       // Each CLI run is compared with the ceiling run just before it (same load on the machine).
@@ -112,13 +139,17 @@ async function main() {
   const rss = results.map((r) => r.cliRss);
   const growth = Math.max(...rss) - Math.min(...rss);
   console.log(`CLI peak RSS spread across N: ${growth.toFixed(1)} MB`);
-  console.log(ok ? `targets met (>= ${RATIO_TARGET * 100}% of ceiling, < ${RSS_LIMIT_MB} MB)` : 'TARGETS MISSED');
+  console.log(ok ? `targets met (>= ${RATIO_TARGET * 100}% of ceiling, < ${RSS_LIMIT_MB} MB) PASS` : 'TARGETS MISSED FAIL');
+  for (const r of results) {
+    result('stream-messages', `messages list ${r.n} records, share of ceiling`, r.ratio * 100, '%', `>= ${RATIO_TARGET * 100}%`, r.ratio >= RATIO_TARGET);
+    result('stream-messages', `messages list ${r.n} records, peak RSS`, r.cliRss, 'MB', `< ${RSS_LIMIT_MB} MB`, r.cliRss < RSS_LIMIT_MB);
+  }
   process.exitCode = ok ? 0 : 1;
 }
 
 async function startSandbox(n) {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--seed-messages', String(n)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const [line] = await once(createInterface({ input: child.stdout }), 'line');
   return { child, info: JSON.parse(line) };

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `msgctl --version` and `msgctl --help` are answered from tiny prebuilt modules
-// (dist/version.js, dist/root-help.js, written at build time from the real
-// command tree) without loading it: they are what install checks, scripts and
+// `msgctl --version`, `msgctl --help` and `msgctl <command> --help` are answered
+// from text prebuilt at build time (dist/version.js, dist/root-help.js, dist/help/)
+// from the real command tree, without loading it: they are what install checks, scripts and
 // newcomers run most, and commander alone costs more start-up than they should.
 import './check-node.js';
+import './compile-cache.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -12,7 +13,28 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
   const { ROOT_HELP } = await import('../dist/root-help.js');
   process.stdout.write(ROOT_HELP);
-} else {
+} else if (!(await printedPrebuiltHelp(args))) {
   const { main } = await import('../dist/cli.js');
   await main();
+}
+
+/**
+ * `msgctl patients list --help` (command words, then --help or -h, nothing else):
+ * the help text written at build time for every command (dist/help/), so asking
+ * for help costs what `--help` costs at the root. Anything else goes to the tree.
+ */
+async function printedPrebuiltHelp(args) {
+  const last = args.at(-1);
+  if (args.length < 2 || (last !== '--help' && last !== '-h')) return false;
+  const words = args.slice(0, -1);
+  if (!words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
+  const { readFileSync } = await import('node:fs');
+  let text;
+  try {
+    text = readFileSync(new URL(`../dist/help/${words.join('.')}.txt`, import.meta.url), 'utf8');
+  } catch {
+    return false; // not a command (a typo, a positional): the tree answers as always
+  }
+  process.stdout.write(text);
+  return true;
 }

@@ -2,7 +2,7 @@
 // and separate chunks for everything loaded lazily (sandbox, CSV, prompts…).
 // Type checking is `npm run typecheck` (tsc); esbuild only strips types.
 import { build } from 'esbuild';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -51,8 +51,20 @@ await build({
 // test/e2e/root-help.test.ts holds it equal to what the live tree prints.
 // Paths go through pathToFileURL/fileURLToPath: string-built URLs break on Windows drive
 // letters and on folders with spaces or `#` ("C:\\Users\\Jane Doe").
-const { run } = await import(pathToFileURL(resolve(outdir, 'cli.js')).href);
-let rootHelp = '';
-const sink = { write: (chunk) => ((rootHelp += chunk), true), once() {}, isTTY: false };
-await run(['--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {} });
-await writeFile(resolve(outdir, 'root-help.js'), `export const ROOT_HELP = ${JSON.stringify(rootHelp)};\n`);
+const { run, commandPaths } = await import(pathToFileURL(resolve(outdir, 'cli.js')).href);
+async function helpOf(path) {
+  let text = '';
+  const sink = { write: (chunk) => ((text += chunk), true), once() {}, isTTY: false };
+  await run([...path, '--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {} });
+  return text;
+}
+await writeFile(resolve(outdir, 'root-help.js'), `export const ROOT_HELP = ${JSON.stringify(await helpOf([]))};\n`);
+
+// Every command's help, one text file each (dist/help/patients.list.txt): `msgctl patients list
+// --help` is read from there by the bin, without loading the command tree (start-up; see
+// bin/msgctl.js). test/e2e/root-help.test.ts holds each equal to what the live tree prints.
+await mkdir(resolve(outdir, 'help'));
+// Only names the bin looks up (lower-case words); a hidden one such as `__reference` keeps the live path.
+for (const path of commandPaths().filter((p) => p.every((word) => /^[a-z][a-z0-9-]*$/.test(word)))) {
+  await writeFile(resolve(outdir, 'help', `${path.join('.')}.txt`), await helpOf(path));
+}

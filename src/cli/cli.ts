@@ -17,7 +17,7 @@ export interface RunOptions {
   io: Io;
   env: Env;
   signal?: AbortSignal;
-  /** Test doubles for the outside world (prompts, browser, clock, HTTP pool); the real ones otherwise. */
+  /** Test doubles for the outside world (prompts, browser, clock, HTTP transport); the real ones otherwise. */
   services?: Partial<Services>;
 }
 
@@ -41,7 +41,9 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
   };
 
   // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
-  const program = buildProgram(act, { topLevelOnly: firstCommandName(argv) === undefined });
+  // `msgctl send …`: only `send` is built (see buildProgram).
+  const first = firstCommandName(argv);
+  const program = buildProgram(act, first === undefined ? { topLevelOnly: true } : { only: first });
   const output = {
     writeOut: (s: string) => void io.stdout.write(s),
     writeErr: (s: string) => void io.stderr.write(s),
@@ -79,6 +81,19 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
 }
 
 const HELP_WIDTH = 80;
+
+/** Every command's path below the root (`['patients', 'list']`), for prebuilding help (scripts/build.mjs). */
+export function commandPaths(): string[][] {
+  const paths: string[][] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      paths.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(buildProgram(() => async () => undefined), []);
+  return paths;
+}
 
 /** The first word of argv that names a command, if any. */
 export function firstCommandName(argv: string[]): string | undefined {
@@ -135,7 +150,14 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
   });
   const code = await run(argv, {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    // process.stdin is opened on first use: most commands never read it, and opening it costs start-up.
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     signal: controller.signal,
   });

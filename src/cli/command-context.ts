@@ -96,8 +96,9 @@ export class CommandContext implements Context {
 
   credential(): Promise<ResolvedCredential | null> {
     this.credentialPromise ??= (async () => {
-      const { resolveCredential } = await import('./auth/credentials.js');
-      return resolveCredential(this.env, await this.profileName(), await this.config());
+      // Loaded side by side, not one after the other: each import is a round of the module loader.
+      const [{ resolveCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
+      return resolveCredential(this.env, profileName, config);
     })();
     return this.credentialPromise;
   }
@@ -109,7 +110,11 @@ export class CommandContext implements Context {
   }
 
   private async buildClient(): Promise<ApiClient> {
-    return this.clientFor(await this.credentialProvider());
+    // The client's modules load while the credential is being resolved (start-up).
+    const modules = clientModules();
+    const credential = await this.credentialProvider();
+    await modules;
+    return this.clientFor(credential);
   }
 
   /**
@@ -148,16 +153,12 @@ export class CommandContext implements Context {
 
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
   async clientFor(credential: CredentialProvider): Promise<ApiClient> {
-    const [{ ApiClient }, { checkBaseUrl }, { VERSION }] = await Promise.all([
-      import('./api/client.js'),
-      import('./api/transport.js'),
-      import('./version.js'),
-    ]);
+    const [[{ ApiClient }, { checkBaseUrl }, { VERSION }], transport] = await Promise.all([clientModules(), this.services.transport()]);
     const baseUrl = checkBaseUrl(await this.baseUrl(), true);
     return new ApiClient({
       baseUrl,
       credential,
-      dispatcher: await this.services.dispatcher(),
+      transport,
       userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
       timeoutMs: this.opts.timeout * 1000,
       retries: this.opts.retries,
@@ -175,3 +176,6 @@ export class CommandContext implements Context {
   }
 }
 
+function clientModules() {
+  return Promise.all([import('./api/client.js'), import('./api/transport.js'), import('./version.js')]);
+}

@@ -7,7 +7,7 @@
  * in-process with in-memory streams and doubles for the services.
  */
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { HttpTransport } from './api/http.js';
 import type { Output, OutStream } from './output/output.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
@@ -57,8 +57,8 @@ export interface Services {
   /** Opens `url` in the user's browser; `onError` if that fails after starting. Rejects if it cannot start. */
   openBrowser(url: string, onError: () => void): Promise<void>;
   clock: Clock;
-  /** The HTTP connection pool shared by the API and OAuth clients of this process. */
-  dispatcher(): Promise<Dispatcher>;
+  /** The HTTP transport (keep-alive connections, proxies) shared by the API and OAuth clients of this process. */
+  transport(): Promise<HttpTransport>;
 }
 
 export interface Context {

@@ -46,13 +46,51 @@ const IGNORED: any = new Proxy(function ignored() {}, {
   apply: () => IGNORED,
 });
 
+/** Commands that read the whole tree (completion scripts, the reference) or look names up in it (help). */
+const WHOLE_TREE_COMMANDS = new Set(['completion', '__reference', 'help']);
+
+/**
+ * Every top-level command by name (the names each register function adds), in help order. `msgctl send …` registers `send` alone:
+ * the other commands' flags, help and examples are never built (start-up cost).
+ * test/unit/program-top-level.test.ts holds this list equal to the tree.
+ */
+export const TOP_LEVEL: readonly (readonly [readonly string[], (program: Command, act: Act) => void])[] = [
+  [['login'], registerLogin],
+  [['auth', 'logout'], registerAuth],
+  [['org'], registerOrg],
+  [['send'], registerSend],
+  [['patients'], registerPatients],
+  [['messages'], registerMessages],
+  [['conversations'], registerConversations],
+  [['campaigns'], registerCampaigns],
+  [['imports'], registerImports],
+  [['me'], registerMe],
+  [['exports'], registerExports],
+  [['events'], registerEvents],
+  [['staff'], registerStaff],
+  [['api'], registerApi],
+  [['sandbox'], registerSandbox],
+  [['completion'], registerCompletion],
+  [['__reference'], registerReference],
+];
+
 export interface BuildOptions {
   /** Build only the top level (for the root help); subcommands are skipped. */
   topLevelOnly?: boolean;
+  /** Build this top-level command alone, in full (the word argv starts with). */
+  only?: string;
 }
 
 export function buildProgram(act: Act, options: BuildOptions = {}): Command {
-  const program = (options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'))
+  const only = options.only;
+  const single = only !== undefined && !options.topLevelOnly && !WHOLE_TREE_COMMANDS.has(only) ? TOP_LEVEL.find(([names]) => names.includes(only)) : undefined;
+  // An unknown word (a typo, an alias) gets the whole tree, so commander answers (and suggests) as it always does.
+  if (single) return buildTree(act, new Command('msgctl'), [single]);
+  return buildTree(act, options.topLevelOnly ? new RootOfTopLevelOnly('msgctl') : new Command('msgctl'), TOP_LEVEL);
+}
+
+function buildTree(act: Act, root: Command, commands: typeof TOP_LEVEL): Command {
+  const program = root
     .description('Send and manage clinic patient messages from the shell, with a local sandbox to try everything.')
     .version(VERSION, '-V, --version', 'print the msgctl version')
     .helpOption('-h, --help', 'show help for a command')
@@ -72,22 +110,6 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validat
 7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
   );
 
-  registerLogin(program, act);
-  registerAuth(program, act);
-  registerOrg(program, act);
-  registerSend(program, act);
-  registerPatients(program, act);
-  registerMessages(program, act);
-  registerConversations(program, act);
-  registerCampaigns(program, act);
-  registerImports(program, act);
-  registerMe(program, act);
-  registerExports(program, act);
-  registerEvents(program, act);
-  registerStaff(program, act);
-  registerApi(program, act);
-  registerSandbox(program, act);
-  registerCompletion(program, act);
-  registerReference(program, act);
+  for (const [, register] of commands) register(program, act);
   return program;
 }

@@ -1,13 +1,13 @@
 /**
  * The real outside world for a Context: @inquirer prompts, the `open`
- * package, the system clock, and one undici pool per process. Each is
+ * package, the system clock, and one HTTP transport per process. Each is
  * imported the first time it is used, so start-up stays lazy.
  */
-import type { Dispatcher } from 'undici';
+import type { HttpTransport } from './api/http.js';
 import type { Env, Services } from './context.js';
 import { sleep } from './util/sleep.js';
 
-let sharedDispatcher: Promise<Dispatcher> | undefined;
+let sharedTransport: Promise<HttpTransport> | undefined;
 
 export function defaultServices(env: Env): Services {
   return {
@@ -27,10 +27,10 @@ export function defaultServices(env: Env): Services {
       child.on('error', onError);
     },
     clock: { now: () => Date.now(), sleep },
-    dispatcher() {
+    transport() {
       // Keep-alive connections are reused by every client of the process (API, OAuth, login's GET /me).
-      sharedDispatcher ??= import('./api/transport.js').then(({ createDispatcher }) => createDispatcher(env));
-      return sharedDispatcher;
+      sharedTransport ??= import('./api/transport.js').then(({ createTransport }) => createTransport(env));
+      return sharedTransport;
     },
   };
 }

@@ -24,7 +24,7 @@ export interface InProcessOptions {
   tty?: boolean;
   /** Terminal width when tty (default 100). */
   columns?: number;
-  /** Doubles for prompts, the browser, the clock or the HTTP pool. */
+  /** Doubles for prompts, the browser, the clock or the HTTP transport. */
   services?: Partial<Services>;
   /** Abort the command (as Ctrl-C would) after this long; the result then has what it wrote so far. */
   timeout?: number;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { ApiClient, type CredentialProvider } from '../../src/cli/api/client.js';
 import { ApiError, NetworkError } from '../../src/cli/api/errors.js';
-import { checkBaseUrl, createDispatcher } from '../../src/cli/api/transport.js';
+import { checkBaseUrl, createTransport, proxyFor } from '../../src/cli/api/transport.js';
 import { backoffDelayMs, parseRetryAfterMs } from '../../src/cli/api/retry-policy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -44,7 +44,7 @@ function client(url: string, opts: Partial<ConstructorParameters<typeof ApiClien
   return new ApiClient({
     baseUrl: opts.baseUrl ?? checkBaseUrl(url, true),
     credential: { authorization: async () => 'Bearer test-token' },
-    dispatcher: createDispatcher({}),
+    transport: createTransport({}),
     userAgent: 'msgctl-test',
     timeoutMs: 2000,
     retries: 4,
@@ -195,7 +195,7 @@ describe('ApiClient', () => {
     const proxied: string[] = [];
     const target = await serve((_req, res) => json(res, 200, { via: 'direct' }));
     const targetPort = new URL(target.url).port;
-    // A real forward proxy that tunnels CONNECT (undici tunnels by default); it knows
+    // A real forward proxy that tunnels CONNECT (undici, which carries proxied requests, tunnels by default); it knows
     // "api.test" as our local target, so a non-loopback name can be proxied in a test.
     const proxy = createServer((req, res) => {
       proxied.push(req.url!);
@@ -217,7 +217,7 @@ describe('ApiClient', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const remoteUrl = `http://api.test:${targetPort}/v1`;
     const anonymous = (url: string, env: Record<string, string>) =>
-      client(url, { baseUrl: checkBaseUrl(url, false), credential: { authorization: async () => null }, dispatcher: createDispatcher(env) });
+      client(url, { baseUrl: checkBaseUrl(url, false), credential: { authorization: async () => null }, transport: createTransport(env) });
 
     expect(await anonymous(remoteUrl, { HTTP_PROXY: proxyUrl }).get('/organization')).toEqual({ via: 'direct' });
     expect(proxied).toEqual([`CONNECT api.test:${targetPort}`]);
@@ -227,8 +227,27 @@ describe('ApiClient', () => {
     expect(proxied).toHaveLength(1);
 
     // Loopback is never proxied, even without NO_PROXY: a plain-http key must not leave the machine.
-    expect(await client(target.url, { dispatcher: createDispatcher({ HTTP_PROXY: proxyUrl }) }).get('/organization')).toEqual({ via: 'direct' });
+    expect(await client(target.url, { transport: createTransport({ HTTP_PROXY: proxyUrl }) }).get('/organization')).toEqual({ via: 'direct' });
     expect(proxied).toHaveLength(1);
+  });
+
+  it('picks the proxy per target as undici and curl read HTTP(S)_PROXY and NO_PROXY, and never for loopback', () => {
+    const p = 'http://proxy.test:3128';
+    const at = (url: string, env: Record<string, string>) => proxyFor(new URL(url), env);
+    expect(at('https://api.example.com/v1', {})).toBeNull();
+    expect(at('https://api.example.com/v1', { HTTPS_PROXY: p })).toBe(p);
+    expect(at('https://api.example.com/v1', { https_proxy: p })).toBe(p);
+    expect(at('https://api.example.com/v1', { HTTP_PROXY: p })).toBe(p); // https falls back to HTTP_PROXY
+    expect(at('http://api.example.com/v1', { HTTPS_PROXY: p })).toBeNull();
+    for (const noProxy of ['*', 'api.example.com', 'example.com', '.example.com', '*.example.com', 'other.test, example.com', 'other.test example.com:443']) {
+      expect(at('https://api.example.com/v1', { HTTPS_PROXY: p, NO_PROXY: noProxy }), noProxy).toBeNull();
+    }
+    for (const noProxy of ['ample.com', 'api.example.com:8443', 'other.test']) {
+      expect(at('https://api.example.com/v1', { HTTPS_PROXY: p, NO_PROXY: noProxy }), noProxy).toBe(p);
+    }
+    for (const loopback of ['http://127.0.0.1:4010/v1', 'http://127.9.8.7/v1', 'http://localhost:1/v1', 'http://[::1]:4010/v1', 'https://LOCALHOST/v1']) {
+      expect(at(loopback, { HTTP_PROXY: p, HTTPS_PROXY: p }), loopback).toBeNull();
+    }
   });
 
   it('refuses credentials over plain http except to loopback', () => {

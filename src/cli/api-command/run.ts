@@ -3,13 +3,14 @@
  * list with --paginate), going through the same client as every command so
  * credentials, retries, timeouts, --verbose and problem rendering are shared.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Context } from '../context.js';
 import type { ApiResponse, Query } from '../api/client.js';
 import { CliError, UsageError } from '../errors.js';
 import { buildBody, buildQuery, resolveFields, type FieldArg } from './fields.js';
 import { parseHeaders, splitPath } from './request-parts.js';
 import { stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
+// From the CommonJS object: the ESM facade of node:http loads Node's internal undici (its WebSocket getter).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export interface ApiFlags {
   field?: FieldArg[];

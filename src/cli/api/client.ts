@@ -3,7 +3,7 @@
  * idempotency keys, retries, rate-limit waits, timeouts and problem errors.
  * Commands call get/post/patch/delete/paginate and never touch HTTP.
  */
-import { request, type Dispatcher } from 'undici';
+import { readBody, type HttpResponse, type HttpTransport } from './http.js';
 import { ApiError, NetworkError } from './errors.js';
 import {
   backoffDelayMs,
@@ -32,7 +32,8 @@ export interface CredentialProvider {
 export interface ClientOptions {
   baseUrl: URL;
   credential: CredentialProvider;
-  dispatcher: Dispatcher;
+  /** How requests travel: node:http with keep-alive, or a proxy (transport.ts); tests may inject one. */
+  transport: HttpTransport;
   userAgent: string;
   /** Per-attempt timeout. */
   timeoutMs: number;
@@ -116,14 +117,13 @@ export class ApiClient {
       await this.waitForRateLimit(options.signal);
       const headers = await this.buildHeaders(options);
       const started = performance.now();
-      let response: Dispatcher.ResponseData;
+      let response: HttpResponse;
       const attemptSignal = anySignal(options.signal, this.opts.timeoutMs);
       try {
-        response = await request(url, {
-          method: method as Dispatcher.HttpMethod,
+        response = await this.opts.transport.request(url, {
+          method,
           headers,
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
-          dispatcher: this.opts.dispatcher,
           signal: attemptSignal.signal,
         });
       } catch (err) {
@@ -146,8 +146,9 @@ export class ApiClient {
 
       let payload: unknown;
       try {
-        const ok = response.statusCode >= 200 && response.statusCode < 300;
-        payload = options.rawBody && ok ? Buffer.from(await response.body.arrayBuffer()) : await readBody(response);
+        const ok = response.status >= 200 && response.status < 300;
+        const bytes = await readBody(response.body);
+        payload = options.rawBody && ok ? bytes : parseBody(bytes, response.headers['content-type']);
       } catch (err) {
         attemptSignal.dispose();
         // The connection broke mid-body: same as a connection failure.
@@ -161,7 +162,7 @@ export class ApiClient {
         throw new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code);
       }
       attemptSignal.dispose();
-      const status = response.statusCode;
+      const status = response.status;
       const responseHeaders = flattenHeaders(response.headers);
       const requestId = responseHeaders['x-request-id'] ?? null;
       const base = `${display} -> ${status} (${ms(started)}) request_id=${requestId ?? '-'}`;
@@ -223,10 +224,11 @@ export class ApiClient {
   }
 }
 
-async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
-  const text = await response.body.text();
-  if (!text) return null;
-  const type = String(response.headers['content-type'] ?? '');
+function parseBody(bytes: Buffer, contentType: string | string[] | undefined): unknown {
+  if (bytes.length === 0) return null;
+  // As TextDecoder reads it: a leading byte-order mark is not part of the text.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const type = String(contentType ?? '');
   if (type.includes('json')) {
     try {
       return JSON.parse(text);
@@ -247,7 +249,7 @@ function redactedQuery(url: URL): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+function flattenHeaders(headers: HttpResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);

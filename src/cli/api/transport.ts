@@ -1,26 +1,19 @@
 /**
- * The HTTP connection pool: one keep-alive undici dispatcher per process,
- * routed through HTTP(S)_PROXY unless NO_PROXY says otherwise. Extra CA
+ * The HTTP transport of the process: direct on node:http/https with keep-alive
+ * (node-transport.ts), or through HTTP(S)_PROXY unless NO_PROXY says otherwise
+ * (proxy-transport.ts, loaded only when a request is to be proxied). Extra CA
  * certificates need nothing here: Node reads NODE_EXTRA_CA_CERTS at start-up
- * and undici's TLS connections use that store.
+ * and both paths use its TLS store.
  */
-import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
+import { NodeTransport } from './node-transport.js';
+import type { ProxyTransport } from './proxy-transport.js';
 
 type Env = Record<string, string | undefined>;
 
-const POOL = { keepAliveTimeout: 10_000, connections: 32 } as const;
-
-export function createDispatcher(env: Env): Dispatcher {
-  const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
-  const proxied = new EnvHttpProxyAgent({
-    // Empty strings, not undefined: undici would otherwise fall back to process.env.
-    httpProxy: pick('HTTP_PROXY') ?? '',
-    httpsProxy: pick('HTTPS_PROXY') ?? pick('HTTP_PROXY') ?? '',
-    noProxy: pick('NO_PROXY') ?? '',
-    ...POOL,
-  });
-  return new LoopbackDirect(new Agent(POOL), proxied);
+export function createTransport(env: Env): HttpTransport {
+  return new RoutedTransport(env);
 }
 
 /**
@@ -29,39 +22,51 @@ export function createDispatcher(env: Env): Dispatcher {
  * cannot say "all of 127.0.0.0/8", so the choice is made here, per request,
  * by the very function the plain-http rule uses.
  */
-class LoopbackDirect extends Dispatcher {
-  constructor(
-    private readonly direct: Dispatcher,
-    private readonly proxied: Dispatcher,
-  ) {
-    super();
+class RoutedTransport implements HttpTransport {
+  private readonly direct = new NodeTransport();
+  private proxied?: Promise<ProxyTransport>;
+
+  constructor(private readonly env: Env) {}
+
+  async request(url: URL, init: HttpRequest): Promise<HttpResponse> {
+    const proxy = proxyFor(url, this.env);
+    if (proxy === null) return this.direct.request(url, init);
+    this.proxied ??= import('./proxy-transport.js').then((m) => new m.ProxyTransport());
+    return (await this.proxied).request(url, init, proxy);
   }
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const origin = options.origin === undefined ? null : new URL(String(options.origin));
-    const target = origin && isLoopbackHost(origin.hostname) ? this.direct : this.proxied;
-    return target.dispatch(options, handler);
+  async close(): Promise<void> {
+    await Promise.all([this.direct.close(), this.proxied?.then((p) => p.close())]);
   }
+}
 
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    const done = Promise.all([this.direct.close(), this.proxied.close()]).then(() => undefined);
-    if (!callback) return done;
-    void done.then(callback, callback);
-  }
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-  override destroy(): Promise<void>;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
-    const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
-    const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
-    const done = Promise.all([this.direct.destroy(err), this.proxied.destroy(err)]).then(() => undefined);
-    if (!cb) return done;
-    void done.then(cb, cb);
+/**
+ * The proxy URL a request to `url` goes through, or null for a direct
+ * connection: loopback never; otherwise HTTPS_PROXY (https targets, falling
+ * back to HTTP_PROXY) or HTTP_PROXY, unless NO_PROXY names the host. NO_PROXY
+ * is read as curl and undici read it: entries split on commas or spaces,
+ * `*` for every host, `host`, `.domain` or `*.domain` (the domain and its
+ * subdomains), each optionally with `:port`.
+ */
+export function proxyFor(url: URL, env: Env): string | null {
+  if (isLoopbackHost(url.hostname)) return null;
+  const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
+  const proxy = url.protocol === 'https:' ? (pick('HTTPS_PROXY') ?? pick('HTTP_PROXY')) : pick('HTTP_PROXY');
+  if (!proxy) return null;
+  const noProxy = pick('NO_PROXY') ?? '';
+  if (noProxy === '*') return null;
+  const host = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number.parseInt(parsed[2]!, 10) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return null;
   }
+  return proxy;
 }
 
 /** Loopback as both the plain-http rule and the proxy bypass see it: localhost, 127.0.0.0/8, ::1. */

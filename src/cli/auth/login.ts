@@ -187,7 +187,7 @@ async function fetchProfile(ctx: Context, baseUrl: string, accessToken: string):
   const api = new ApiClient({
     baseUrl: checkBaseUrl(baseUrl, true),
     credential: staticBearer(accessToken),
-    dispatcher: await ctx.services.dispatcher(),
+    transport: await ctx.services.transport(),
     userAgent: `msgctl/${VERSION}`,
     timeoutMs: ctx.opts.timeout * 1000,
     retries: ctx.opts.retries,

@@ -4,11 +4,11 @@
  * through the same proxy-aware connection pool as the API client. Never
  * logs a token, code, verifier or secret.
  */
-import { request } from 'undici';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { NetworkError } from '../api/errors.js';
+import { readText } from '../api/http.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -48,10 +48,11 @@ export async function postForm(
   form: Record<string, string>,
 ): Promise<unknown> {
   ctx.verbose(`POST ${url.pathname} (${form.grant_type ?? 'revoke'})`);
-  const dispatcher = await ctx.services.dispatcher();
+  const transport = await ctx.services.transport();
   let response;
+  let text: string;
   try {
-    response = await request(url, {
+    response = await transport.request(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -59,7 +60,6 @@ export async function postForm(
         authorization: basicAuthorization(client),
       },
       body: new URLSearchParams(form).toString(),
-      dispatcher,
       signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.opts.timeout * 1000)]),
     });
   } catch (err) {
@@ -67,21 +67,27 @@ export async function postForm(
     const code = (err as { code?: string }).code ?? (err as Error).name;
     throw new NetworkError(`Could not reach the OAuth server at ${url.host}: ${code}`, code);
   }
-  const text = await response.body.text();
+  try {
+    text = await readText(response.body);
+  } catch (err) {
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
+    const code = (err as { code?: string }).code ?? (err as Error).name;
+    throw new NetworkError(`Connection to the OAuth server at ${url.host} failed while reading the response: ${code}`, code);
+  }
   let body: unknown = null;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
     body = null;
   }
-  ctx.verbose(`POST ${url.pathname} -> ${response.statusCode}`);
-  if (response.statusCode >= 200 && response.statusCode < 300) return body;
+  ctx.verbose(`POST ${url.pathname} -> ${response.status}`);
+  if (response.status >= 200 && response.status < 300) return body;
   const error = body && typeof body === 'object' ? (body as { error?: unknown; error_description?: unknown }) : {};
   if (typeof error.error === 'string') {
-    throw new OAuthResponseError(error.error, typeof error.error_description === 'string' ? error.error_description : undefined, response.statusCode);
+    throw new OAuthResponseError(error.error, typeof error.error_description === 'string' ? error.error_description : undefined, response.status);
   }
-  const exit = response.statusCode >= 500 ? ExitCode.Unavailable : ExitCode.Failure;
-  throw new CliError(`The OAuth server at ${url.host} answered HTTP ${response.statusCode} without an OAuth error.`, exit);
+  const exit = response.status >= 500 ? ExitCode.Unavailable : ExitCode.Failure;
+  throw new CliError(`The OAuth server at ${url.host} answered HTTP ${response.status} without an OAuth error.`, exit);
 }
 
 export async function requestTokens(

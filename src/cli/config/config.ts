@@ -3,7 +3,7 @@
  * is stored, and defaults. One JSON file under the XDG config directory,
  * rewritten atomically so a crash never leaves half a file.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { configFile } from './paths.js';
 import { withFileLock } from './file-lock.js';
 import { CliError } from '../errors.js';
@@ -101,7 +101,9 @@ export class ConfigStore {
 
 async function readConfig(path: string): Promise<ConfigData> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<ConfigData>;
+    // Synchronously: a small file, and the first asynchronous fs call of a process starts
+    // libuv's thread pool (four threads), a few ms of every command's start-up.
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigData>;
     return { ...parsed, profiles: parsed.profiles ?? {} };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };

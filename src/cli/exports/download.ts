@@ -12,13 +12,13 @@
 import { constants } from 'node:fs';
 import { lstat, open, unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { request } from 'undici';
 import type { Context } from '../context.js';
 import type { Export } from '../../contract/api.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { ApiError } from '../api/errors.js';
-import { createDispatcher, isLoopbackHost } from '../api/transport.js';
+import { createTransport, isLoopbackHost } from '../api/transport.js';
+import { readText } from '../api/http.js';
 import { waitForExport } from './follow.js';
 
 export async function downloadExport(ctx: Context, id: string, flags: { output?: string; wait?: boolean; keepFormulas?: boolean }): Promise<void> {
@@ -31,14 +31,13 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
     ]);
   }
   const url = downloadUrl(current.download_url);
-  const response = await request(url, {
+  const response = await createTransport(ctx.env).request(url, {
     method: 'GET',
-    dispatcher: createDispatcher(ctx.env),
     signal: ctx.signal,
     headers: { accept: 'application/json, text/csv, application/problem+json' },
   });
-  if (response.statusCode !== 200) {
-    const text = await response.body.text();
+  if (response.status !== 200) {
+    const text = await readText(response.body);
     let body: unknown = text;
     try {
       body = JSON.parse(text);
@@ -46,7 +45,7 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
       // Not a problem document; ApiError keeps the text as the detail.
     }
     const requestId = response.headers['x-request-id'];
-    throw ApiError.fromResponse(response.statusCode, body, typeof requestId === 'string' ? requestId : null);
+    throw ApiError.fromResponse(response.status, body, typeof requestId === 'string' ? requestId : null);
   }
   const isCsv = String(response.headers['content-type'] ?? '').toLowerCase().startsWith('text/csv');
   const output = flags.output && flags.output !== '-' ? flags.output : null;

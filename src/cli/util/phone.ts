@@ -9,13 +9,25 @@
  * structural NANP rule that neither the area code nor the exchange begins with
  * 0 or 1, which length alone does not catch.
  */
-import {
-  getCountryCallingCode,
-  isSupportedCountry,
-  parsePhoneNumberWithError,
-  validatePhoneNumberLength,
-  type CountryCode,
-} from 'libphonenumber-js';
+import { createRequire } from 'node:module';
+import type { CountryCode } from 'libphonenumber-js';
+
+type PhoneLibrary = typeof import('libphonenumber-js');
+let library: PhoneLibrary | undefined;
+/**
+ * libphonenumber-js and its metadata take longer to load than the rest of a
+ * `send` (over a hundred modules): it is loaded, synchronously, the first time
+ * a number is not one of the plain North American shapes below.
+ */
+function phoneLibrary(): PhoneLibrary {
+  return (library ??= createRequire(import.meta.url)('libphonenumber-js') as PhoneLibrary);
+}
+
+/** The regions of the North American Numbering Plan (country calling code 1). */
+const NANP_REGIONS = new Set([
+  'US', 'CA', 'AG', 'AI', 'AS', 'BB', 'BM', 'BS', 'DM', 'DO', 'GD', 'GU', 'JM', 'KN', 'KY',
+  'LC', 'MP', 'MS', 'PR', 'SX', 'TC', 'TT', 'VC', 'VG', 'VI',
+]);
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; reason: string };
 
@@ -32,11 +44,8 @@ const NANP_NATIONAL = /^[2-9]\d{2}[2-9]\d{6}$/;
  * most of a CSV row's time. Anything else takes the full path below.
  */
 const NANP_PLAIN = /^(\+1[\s.-]?|1[\s.-]?)?\(?([2-9]\d{2})\)?[\s.-]?([2-9]\d{2})[\s.-]?(\d{4})$/;
-const nanpRegions = new Map<string, boolean>();
-function usesNanp(country: CountryCode): boolean {
-  let nanp = nanpRegions.get(country);
-  if (nanp === undefined) nanpRegions.set(country, (nanp = getCountryCallingCode(country) === '1'));
-  return nanp;
+function usesNanp(country: string): boolean {
+  return NANP_REGIONS.has(country);
 }
 
 const LENGTH_REASONS: Record<string, string> = {
@@ -49,14 +58,15 @@ const LENGTH_REASONS: Record<string, string> = {
 
 /** For validating a `--region` flag once, before any row is read. */
 export function isSupportedRegion(region: string): region is CountryCode {
-  return isSupportedCountry(region.toUpperCase());
+  const country = region.toUpperCase();
+  return NANP_REGIONS.has(country) || phoneLibrary().isSupportedCountry(country);
 }
 
 export function normalizePhone(input: string, region = 'US'): PhoneResult {
   const text = input.trim();
   if (text === '') return { ok: false, reason: 'empty' };
   const country = region.toUpperCase();
-  if (!isSupportedCountry(country)) return { ok: false, reason: `unknown region "${region}"` };
+  if (!isSupportedRegion(country)) return { ok: false, reason: `unknown region "${region}"` };
   const plain = NANP_PLAIN.exec(text);
   // Without "+1" the digits are national, so only a +1 region reads them as North American.
   if (plain && (plain[1]?.startsWith('+') || usesNanp(country))) return { ok: true, e164: `+1${plain[2]}${plain[3]}${plain[4]}` };
@@ -67,6 +77,7 @@ export function normalizePhone(input: string, region = 'US'): PhoneResult {
   if (!PHONE_CHARACTERS.test(text)) return { ok: false, reason: 'contains characters that are not part of a phone number' };
   if (text.lastIndexOf('+') > 0) return { ok: false, reason: '"+" may only start the number' };
 
+  const { validatePhoneNumberLength, parsePhoneNumberWithError } = phoneLibrary();
   const lengthProblem = validatePhoneNumberLength(text, country);
   if (lengthProblem) return { ok: false, reason: LENGTH_REASONS[lengthProblem] ?? 'not a phone number' };
 

@@ -1,0 +1,58 @@
+// `npm run bench`: runs every bench/*.mjs in turn and prints one table of their
+// results. A bench reports through lines of the form
+//   RESULT {"bench":…,"name":…,"value":…,"unit":…,"target":…,"pass":true|false|null}
+// on stdout (bench/lib/common.mjs `result()`; see bench/README.md); everything
+// else it prints is passed through as its own detail. Sizes and rounds are kept
+// small enough for a 2-core machine; run a bench by hand for bigger ones.
+// Exit status 1 when any target fails.
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { load } from './lib/common.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Arguments run-all gives a bench (bounded run time); a bench not listed runs with its defaults. */
+const ARGS = {
+  'startup.mjs': ['--rounds', '15'],
+  'batch-send.mjs': ['--rows', '5000', '--rounds', '5', '--memory-rows', '1000,20000'],
+  'stream-messages.mjs': ['20000', '100000'],
+  'import.mjs': ['10000', '100000'],
+};
+const RUNS_ENV = { 'stream-messages.mjs': { MSGCTL_BENCH_RUNS: '3' } };
+
+const only = process.argv.slice(2);
+const benches = readdirSync(here)
+  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs')
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
+  .sort();
+
+/** The start-up bench also times a keychain credential when a private Secret Service can be started. */
+const keyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
+
+const results = [];
+for (const bench of benches) {
+  let command = [process.execPath, `${here}${bench}`, ...(ARGS[bench] ?? [])];
+  if (bench === 'startup.mjs' && keyring) command = [`${root}scripts/with-keyring.sh`, ...command, '--keychain'];
+  console.log(`\n=== ${bench} (${command.slice(1).join(' ').replaceAll(root, '')}) load ${load()}`);
+  const started = performance.now();
+  const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...RUNS_ENV[bench] } });
+  const got = [];
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (line.startsWith('RESULT ')) got.push(JSON.parse(line.slice(7)));
+    else console.log(line);
+  }
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  if (got.length === 0) got.push({ bench: bench.replace(/\.mjs$/, ''), name: `(no results; exit ${code})`, value: null, unit: '', target: 'runs', pass: false });
+  results.push(...got);
+  console.log(`=== ${bench}: ${seconds.toFixed(0)} s, exit ${code}`);
+}
+
+console.log(`\nAll benches (Node ${process.version}, load ${load()}):`);
+const rows = results.map((r) => [r.bench, r.name, r.value === null ? '-' : `${r.value} ${r.unit}`, r.target ?? '', r.pass === null ? '' : r.pass ? 'PASS' : 'FAIL']);
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 5));
+for (const r of rows) console.log(`${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3].padEnd(widths[3])}  ${r[4]}`);
+process.exitCode = results.some((r) => r.pass === false) ? 1 : 0;

@@ -1,0 +1,20 @@
+// Preload (`node --import ./test/helpers/load-trace.mjs …`): records every module the
+// process loads — ESM and CommonJS, ours and node_modules' — with the time it was
+// first asked for, and writes them as JSON Lines to $MSGCTL_LOAD_TRACE at exit.
+// Used by test/e2e/light-commands.test.ts, and by hand to see what a command pulls in:
+//   MSGCTL_LOAD_TRACE=/tmp/t node --import ./test/helpers/load-trace.mjs bin/msgctl.js org --json
+import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+
+const out = process.env.MSGCTL_LOAD_TRACE;
+const seen = [];
+const t0 = performance.now();
+registerHooks({
+  load(url, context, nextLoad) {
+    if (!url.startsWith('node:')) seen.push({ url, ms: Math.round((performance.now() - t0) * 10) / 10 });
+    return nextLoad(url, context);
+  },
+});
+process.on('exit', () => {
+  if (out) appendFileSync(out, seen.map((s) => JSON.stringify(s)).join('\n') + '\n');
+});
