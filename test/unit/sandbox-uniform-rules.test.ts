@@ -42,3 +42,47 @@ describe('/_sandbox/inbound', () => {
     expect(text).not.toMatch(/Lou|Lakeside|patient/i);
   });
 });
+
+describe('request bodies: one rule for unknown fields and for null', () => {
+  it('refuses an unknown field and a null in a non-nullable field on every endpoint that takes a body', async () => {
+    const patient = (await call('POST', '/patients', { first_name: 'Una', last_name: 'Known', phone: '+15555550177' })).body;
+    const campaign = (await call('POST', '/campaigns', { name: 'Recall', body: 'Time for a check-up.' })).body;
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      // method, path, body, the field the problem must name
+      ['POST', '/patient-messages', { to: { patient_id: patient.id }, body: 'Hi', chanel: 'sms' }, '/chanel'],
+      ['POST', '/patient-messages', { to: { patient_id: patient.id, mrn: 'A-1' }, body: 'Hi' }, '/to/mrn'],
+      ['POST', '/patients', { first_name: 'A', last_name: 'B', phone: '+15555550178', nickname: 'Al' }, '/nickname'],
+      ['PATCH', `/patients/${patient.id}`, { middle_name: 'Q' }, '/middle_name'],
+      ['POST', '/campaigns', { name: 'X', body: 'Y', interval: 5 }, '/interval'],
+      ['PATCH', `/campaigns/${campaign.id}`, { status: 'running' }, '/status'],
+      ['POST', `/campaigns/${campaign.id}/recipients`, { patient_ids: [patient.id], note: 'x' }, '/note'],
+      ['POST', `/campaigns/${campaign.id}/pause`, { reason: 'lunch' }, '/reason'],
+      ['POST', '/patient-imports', { rows: [{ first_name: 'A', last_name: 'B', phone: '+15555550179' }], dry_run: true }, '/dry_run'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await call(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(422);
+      expect(res.body.field_errors, `${method} ${path}`).toContainEqual(expect.objectContaining({ path: field, code: 'unknown_field' }));
+    }
+    const nulls: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/patient-messages', { to: { patient_id: patient.id }, body: 'Hi', from: null }, '/from'],
+      ['POST', '/patient-messages', { to: { phone: '+15555550180' }, body: 'Hi', patient: { mrn: null } }, '/patient/mrn'],
+      ['POST', '/patients', { first_name: 'A', last_name: 'B', phone: '+15555550181', email: null }, '/email'],
+      ['PATCH', `/patients/${patient.id}`, { first_name: null }, '/first_name'],
+      ['POST', '/campaigns', { name: 'X', body: 'Y', send_interval_seconds: null }, '/send_interval_seconds'],
+      ['PATCH', `/campaigns/${campaign.id}`, { archived: null }, '/archived'],
+      ['POST', `/campaigns/${campaign.id}/recipients`, { patient_ids: null }, '/patient_ids'],
+      ['POST', '/patient-imports', { rows: null }, '/rows'],
+    ];
+    for (const [method, path, body, field] of nulls) {
+      const res = await call(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(422);
+      expect(res.body.field_errors, `${method} ${path}`).toContainEqual(expect.objectContaining({ path: field, code: 'not_nullable' }));
+    }
+    // Where the spec makes a field nullable, null is a value: it clears the field.
+    const cleared = await call('PATCH', `/patients/${patient.id}`, { phone: null, email: 'una@example.com' });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ phone: null, email: 'una@example.com' });
+    expect(sandbox.current.sb.db.patients.filter((p) => p.first_name === 'A')).toHaveLength(0);
+  });
+});

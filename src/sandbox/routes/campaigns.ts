@@ -27,6 +27,7 @@ import {
 } from '../domain/campaigns.js';
 import { createCampaign, updateCampaign } from '../domain/campaigns-edit.js';
 import { addRecipients, removeRecipients } from '../domain/campaigns-recipients.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
 
@@ -38,6 +39,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns',
+    body: fieldsOf('name', 'body', 'channel', 'from', 'send_interval_seconds'),
     scope: write,
     idempotent: true,
     handler: (req) => ok(createCampaign(sb, senderFromPrincipal(req.principal), req.body), 201),
@@ -68,6 +70,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'PATCH',
     url: '/campaigns/:campaignId',
+    body: fieldsOf('name', 'body', 'channel', 'from', 'send_interval_seconds', 'archived'),
     scope: write,
     handler: (req) => {
       const c = campaignFromPath(sb, req);
@@ -91,6 +94,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     apiRoute(app, sb, {
       method: 'POST',
       url: `/campaigns/:campaignId/${action}`,
+      body: fieldsOf(),
       scope: write,
       idempotent: true,
       handler: (req) => {
@@ -104,6 +108,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns/:campaignId/recipients',
+    body: fieldsOf('patient_ids'),
     scope: write,
     idempotent: true,
     handler: (req) => ({ status: 200, body: addRecipients(sb, campaignFromPath(sb, req), req.body) }),
@@ -112,6 +117,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns/:campaignId/recipients/remove',
+    body: fieldsOf('patient_ids'),
     scope: write,
     idempotent: true,
     handler: (req) => ({ status: 200, body: removeRecipients(sb, campaignFromPath(sb, req), req.body) }),

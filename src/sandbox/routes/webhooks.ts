@@ -20,6 +20,7 @@ import {
   type EventType,
   type WebhookEndpointRecord,
 } from '../domain/webhooks.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 const SCOPE = 'conversations:read';
 /** Enough for a few apps' environments; stops a runaway script from registering thousands. */
@@ -69,6 +70,7 @@ function validateBody(raw: unknown): { url: string; events: EventType[] | null }
 export function registerWebhookRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
+    body: fieldsOf('url', 'events'),
     url: '/webhook-endpoints',
     scope: SCOPE,
     credentials: ['oauth'],
