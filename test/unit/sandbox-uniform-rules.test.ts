@@ -3,17 +3,18 @@
  * the credential-less inbound answer names no patient, null and unknown
  * body fields, and id as the tiebreaker of equal creation times.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
+import { staffWorld } from '../helpers/staff-world.js';
 
 const sandbox = useSandbox();
 
-async function call(method: string, path: string, body?: unknown) {
+async function call(method: string, path: string, body?: unknown, token = sandbox.current.credentials.api_key) {
   const res = await fetch(`${sandbox.current.baseUrl}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${sandbox.current.credentials.api_key}`,
+      authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -84,5 +85,60 @@ describe('request bodies: one rule for unknown fields and for null', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ phone: null, email: 'una@example.com' });
     expect(sandbox.current.sb.db.patients.filter((p) => p.first_name === 'A')).toHaveLength(0);
+  });
+});
+
+describe('order: same-millisecond records by id (api-spec §4.12)', () => {
+  /** Every id of a list, walking its pages three records at a time. */
+  async function walk(path: string, token?: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const sep = path.includes('?') ? '&' : '?';
+      const after: string = cursor ? `&page[after]=${encodeURIComponent(cursor)}` : '';
+      const res = await call('GET', `${path}${sep}page[limit]=3${after}`, undefined, token);
+      expect(res.status, path).toBe(200);
+      ids.push(...res.body.data.map((r: { id: string }) => r.id));
+      cursor = res.body.pagination.next_cursor;
+    } while (cursor);
+    return ids;
+  }
+
+  it('breaks ties of creation time by id in conversation messages, replies, campaigns and webhook endpoints', async () => {
+    const world = staffWorld(sandbox.current);
+    const token = world.mintToken(world.dana, ['conversations:read', 'messages:read', 'messages.read', 'messages.write']);
+    const chat = world.addConversation([world.dana, world.sam]);
+    const campaigns: string[] = [];
+    const endpoints: string[] = [];
+    const frozen = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(frozen);
+    let first: { id: string };
+    let messages: string[];
+    let replies: string[];
+    try {
+      first = world.addMessage(chat, world.sam, 'first');
+      messages = [first.id];
+      replies = [];
+      for (let i = 0; i < 8; i++) messages.push(world.addMessage(chat, world.sam, `m${i}`).id);
+      for (let i = 0; i < 8; i++) {
+        const reply = world.addMessage(chat, world.dana, `r${i}`, first as never).id;
+        replies.push(reply);
+        messages.push(reply);
+      }
+      for (let i = 0; i < 8; i++) campaigns.push((await call('POST', '/campaigns', { name: `Tie ${i}`, body: 'Same millisecond.' })).body.id);
+      for (let i = 0; i < 8; i++) {
+        endpoints.push((await call('POST', '/webhook-endpoints', { url: `https://hooks.example/${i}` }, token)).body.id);
+      }
+    } finally {
+      now.mockRestore();
+    }
+    const byId = (ids: string[]) => [...ids].sort();
+    // Insertion order is not id order (random UUIDs), or the test proves nothing.
+    expect(messages).not.toEqual(byId(messages));
+    expect(await walk(`/conversations/${chat.id}/messages`, token)).toEqual(byId(messages));
+    expect(await walk(`/messages/${first.id}/replies`, token)).toEqual(byId(replies));
+    const listed = (await walk('/campaigns')).filter((id) => campaigns.includes(id));
+    expect(listed).toEqual(byId(campaigns));
+    expect((await walk('/webhook-endpoints', token)).filter((id) => endpoints.includes(id))).toEqual(byId(endpoints));
   });
 });

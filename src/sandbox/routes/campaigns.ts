@@ -28,6 +28,7 @@ import {
 import { createCampaign, updateCampaign } from '../domain/campaigns-edit.js';
 import { addRecipients, removeRecipients } from '../domain/campaigns-recipients.js';
 import { fieldsOf } from '../http/body-shape.js';
+import { oldestFirst } from '../domain/order.js';
 
 const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
 
@@ -52,11 +53,11 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     handler: (req) => {
       const status = oneOf(req, 'status', CAMPAIGN_STATUSES);
       const archived = oneOf(req, 'archived', ['true', 'false'] as const) ?? 'false';
-      const rows = campaignTable(sb)
-        .filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived)
-        .sort((a, b) => a.seq - b.seq);
+      const rows = oldestFirst(
+        campaignTable(sb).filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived),
+      );
       const list = `campaigns:${status ?? ''}:${archived}`;
-      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.seq, (c) => campaignView(sb, c)) };
+      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.created_at, (c) => campaignView(sb, c)) };
     },
   });
 
