@@ -109,7 +109,9 @@ function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRout
       'www-authenticate': 'Bearer',
     });
   }
-  const principal = findPrincipal(sb, match[1]!);
+  // A read: the key or token rows are not remembered for in-place changes (no weak reference,
+  // no end-of-turn compare and write-back on every request).
+  const principal = sb.store.reading(() => findPrincipal(sb, match[1]!));
   if (!principal) {
     throw new ProblemError(401, unauthorizedCode, 'The API key or access token is invalid, expired or revoked.', [], {}, {
       'www-authenticate': 'Bearer error="invalid_token"',
