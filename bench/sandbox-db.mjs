@@ -226,12 +226,13 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 // 4. Growth (--growth, this build only; --time-scale 0): each figure at a small and a large
-// size, so the ratio shows whether cost grows linearly. Sizes are the issue's; --growth-divisor N
+// size, so the ratio shows whether cost grows linearly (phones with a valid exchange: 646-000-… is
+// not a number, and every import row failed, so the roster stayed empty). Sizes are the issue's; --growth-divisor N
 // divides the large ones for a quicker look (then the ratio targets do not apply).
 async function importPatients(s, count) {
   for (let start = 0; start < count; start += 5000) {
     const rows = Array.from({ length: Math.min(5000, count - start) }, (_, i) => ({
-      first_name: `Grow${start + i}`, last_name: 'Bench', mrn: `G-${start + i}`, phone: `+1646${String(start + i).padStart(7, '0')}`,
+      first_name: `Grow${start + i}`, last_name: 'Bench', mrn: `G-${start + i}`, phone: `+16462${String(start + i).padStart(6, '0')}`,
     }));
     const res = await fetch(`${s.info.base_url}/patient-imports`, {
       method: 'POST',
@@ -280,7 +281,7 @@ if (GROWTH) {
   for (const count of [1000, 50_000 / DIVISOR]) {
     const s = await startSandbox(build, ['--time-scale', '0']);
     const csv = join(work, `send-${count}.csv`);
-    writeFileSync(csv, `phone,first_name\n${Array.from({ length: count }, (_, i) => `+1747${String(i).padStart(7, '0')},Pat${i}`).join('\n')}\n`);
+    writeFileSync(csv, `phone,first_name\n${Array.from({ length: count }, (_, i) => `+17472${String(i).padStart(6, '0')},Pat${i}`).join('\n')}\n`);
     const before = cpuMs(s.child.pid);
     await timeCli(build, s.info, ['send', '--csv', csv, '--template', 'Hi {first_name}, see you soon.', '--journal', join(work, `send-${count}.journal`), '--json']);
     record(build, `send --csv at ${count / 1000}k: sandbox CPU (ms)`, cpuMs(s.child.pid) - before);
