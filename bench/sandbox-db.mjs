@@ -20,7 +20,7 @@
 //          [--posts 300] [--base /path/to/old/checkout --base-posts 10] [--growth]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -225,31 +225,67 @@ for (let round = 1; round <= ROUNDS; round++) {
   record(build, 'kill -9: leftover files', leftovers.length);
 }
 
-// 4. Growth: patients list --all at 10k and 100k patients (imports of 5,000 rows, --time-scale 0).
-if (GROWTH) {
-  for (const build of builds) {
-    for (const count of [10_000, 100_000]) {
-      const s = await startSandbox(build, ['--time-scale', '0']);
-      for (let start = 0; start < count; start += 5000) {
-        const rows = Array.from({ length: Math.min(5000, count - start) }, (_, i) => ({
-          first_name: `Grow${start + i}`, last_name: 'Bench', mrn: `G-${start + i}`, phone: `+1646${String(start + i).padStart(7, '0')}`,
-        }));
-        const res = await fetch(`${s.info.base_url}/patient-imports`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${s.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ rows }),
-        });
-        const { id } = await res.json();
-        for (;;) {
-          const st = await (await fetch(`${s.info.base_url}/patient-imports/${id}`, { headers: { authorization: `Bearer ${s.info.api_key}` } })).json();
-          if (st.status !== 'running') break;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
-      const t = await timeCli(build, s.info, ['patients', 'list', '--all', '--json']);
-      record(build, `patients list --all at ${count / 1000}k (ms)`, t.ms);
-      await stop(s);
+// 4. Growth (--growth, this build only; --time-scale 0): each figure at a small and a large
+// size, so the ratio shows whether cost grows linearly (phones with a valid exchange: 646-000-… is
+// not a number, and every import row failed, so the roster stayed empty). Sizes are the issue's; --growth-divisor N
+// divides the large ones for a quicker look (then the ratio targets do not apply).
+async function importPatients(s, count) {
+  for (let start = 0; start < count; start += 5000) {
+    const rows = Array.from({ length: Math.min(5000, count - start) }, (_, i) => ({
+      first_name: `Grow${start + i}`, last_name: 'Bench', mrn: `G-${start + i}`, phone: `+16462${String(start + i).padStart(6, '0')}`,
+    }));
+    const res = await fetch(`${s.info.base_url}/patient-imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ rows }),
+    });
+    const { id } = await res.json();
+    for (;;) {
+      const st = await (await fetch(`${s.info.base_url}/patient-imports/${id}`, { headers: { authorization: `Bearer ${s.info.api_key}` } })).json();
+      if (st.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
     }
+  }
+}
+
+/** The sandbox's CPU time so far (user + system), from /proc (Linux). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+const DIVISOR = Number(arg('growth-divisor', '1'));
+if (GROWTH) {
+  const build = builds.at(-1);
+  for (const count of [10_000, 100_000 / DIVISOR]) {
+    const s = await startSandbox(build, ['--time-scale', '0']);
+    await importPatients(s, count);
+    const t = await timeCli(build, s.info, ['patients', 'list', '--all', '--json']);
+    record(build, `patients list --all at ${count / 1000}k (ms)`, t.ms);
+    await stop(s);
+  }
+  for (const count of [1000, 20_000 / DIVISOR]) {
+    const s = await startSandbox(build, ['--time-scale', '0']);
+    await importPatients(s, count);
+    const campaign = await (await fetch(`${s.info.base_url}/campaigns`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ name: 'Growth', body: 'Time for a check-up.' }),
+    })).json();
+    const csv = join(work, `recipients-${count}.csv`);
+    writeFileSync(csv, `mrn\n${Array.from({ length: count }, (_, i) => `G-${i}`).join('\n')}\n`);
+    const t = await timeCli(build, s.info, ['campaigns', 'recipients', 'add', campaign.id, '--csv', csv]);
+    record(build, `recipients add --csv by MRN at ${count / 1000}k (ms)`, t.ms);
+    await stop(s);
+  }
+  for (const count of [1000, 50_000 / DIVISOR]) {
+    const s = await startSandbox(build, ['--time-scale', '0']);
+    const csv = join(work, `send-${count}.csv`);
+    writeFileSync(csv, `phone,first_name\n${Array.from({ length: count }, (_, i) => `+17472${String(i).padStart(6, '0')},Pat${i}`).join('\n')}\n`);
+    const before = cpuMs(s.child.pid);
+    await timeCli(build, s.info, ['send', '--csv', csv, '--template', 'Hi {first_name}, see you soon.', '--journal', join(work, `send-${count}.journal`), '--json']);
+    record(build, `send --csv at ${count / 1000}k: sandbox CPU (ms)`, cpuMs(s.child.pid) - before);
+    await stop(s);
   }
 }
 
@@ -279,7 +315,11 @@ const targets = [
   ['GET /patients >= 60% of bare fastify', value(mine, 'GET /patients / bare (%)') >= 60],
   ['kill -9: every 2xx write there, no leftovers',
     value(mine, 'kill -9: missing after restart') === 0 && value(mine, 'kill -9: leftover files') === 0 && value(mine, 'kill -9: 2xx writes checked') > 0],
-  ['patients list --all 100k within 10x of 10k', growth10 ? value(mine, 'patients list --all at 100k (ms)') <= growth10 * 10 : undefined],
+  ['patients list --all 100k within 10x of 10k', growth10 && DIVISOR === 1 ? value(mine, 'patients list --all at 100k (ms)') <= growth10 * 10 : undefined],
+  ['recipients add --csv 20k within 25x of 1k', growth10 && DIVISOR === 1
+    ? value(mine, 'recipients add --csv by MRN at 20k (ms)') <= value(mine, 'recipients add --csv by MRN at 1k (ms)') * 25 : undefined],
+  ['send --csv 50k sandbox CPU within 60x of 1k', growth10 && DIVISOR === 1
+    ? value(mine, 'send --csv at 50k: sandbox CPU (ms)') <= value(mine, 'send --csv at 1k: sandbox CPU (ms)') * 60 : undefined],
 ];
 console.log('');
 for (const [name, ok] of targets) console.log(`${ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL'}  ${name}`);

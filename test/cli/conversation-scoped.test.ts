@@ -15,16 +15,22 @@ let first: MessageRecord;
 let otherOrgMessage: MessageRecord;
 let notMineMessage: MessageRecord;
 
+/** A message one millisecond after the previous one: same-millisecond messages are listed by id (§4.12), not as written. */
+function say(...args: Parameters<typeof w.addMessage>) {
+  sandbox.current.sb.clock.advance(1);
+  return w.addMessage(...args);
+}
+
 beforeAll(() => {
   w = staffWorld(sandbox.current);
   env = w.oauthEnv();
   chat = w.addConversation([w.dana, w.sam]);
   notMine = w.addConversation([w.sam, w.riley]);
   otherOrg = w.addConversation([w.lee]);
-  first = w.addMessage(chat, w.sam, 'Can you cover Thursday?');
-  w.addMessage(chat, w.dana, 'Yes.', first);
-  w.addMessage(chat, w.sam, 'Thanks!', first);
-  w.addMessage(chat, w.dana, 'Unrelated note');
+  first = say(chat, w.sam, 'Can you cover Thursday?');
+  say(chat, w.dana, 'Yes.', first);
+  say(chat, w.sam, 'Thanks!', first);
+  say(chat, w.dana, 'Unrelated note');
   notMineMessage = w.addMessage(notMine, w.riley, 'private');
   otherOrgMessage = w.addMessage(otherOrg, w.lee, 'elsewhere');
 });
@@ -72,7 +78,7 @@ describe('msgctl conversations messages', () => {
 
   it('follows every page with --all and stops at --limit', async () => {
     const long = w.addConversation([w.dana]);
-    for (let i = 0; i < 130; i++) w.addMessage(long, w.dana, `note ${i}`);
+    for (let i = 0; i < 130; i++) say(long, w.dana, `note ${i}`);
     const [all, limited] = await Promise.all([
       msgctl(['conversations', 'messages', long.id, '--all', '--json'], { env }),
       msgctl(['conversations', 'messages', long.id, '--limit', '3', '--json'], { env }),

@@ -14,6 +14,7 @@ import type { PatientConversation } from '../../contract/api.js';
 import type { ConversationRecord } from './records.js';
 import { messageView, patientConversationView } from './views.js';
 import { compareKeys, countInbound, latestMessage, type Position } from './message-index.js';
+import { firstAfter, rankingOf } from './ranking-cache.js';
 
 export interface ConversationFilter {
   orgId: string;
@@ -71,33 +72,46 @@ export function conversationPage(
   cursor: ConversationCursor | null,
   limit: number,
 ): { rows: Ranked[]; hasMore: boolean } {
-  const ranked: Ranked[] = [];
+  const sign = filter.order === 'asc' ? 1 : -1;
+  const compare = (a: RankedId, b: RankedId) => (compareKeys(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * sign;
+  const list = `patient-conversations:${filter.orgId}:${filter.patientId}:${filter.phoneNumberId}:${filter.channel}:${filter.order}`;
+  const ranked = rankingOf(sb, `${list}:${snapshot.seq}:${snapshot.ms}`, () => rank(sb, filter, snapshot).sort(compare));
+
+  const rows: Ranked[] = [];
+  let hasMore = false;
+  const start = cursor ? firstAfter(ranked, (r) => compare(r, cursor) > 0) : 0;
+  for (let i = start; i < ranked.length; i++) {
+    const { id, key } = ranked[i]!;
+    // Read now: what a row shows is current, only the order is the snapshot's.
+    const conversation = sb.db.conversations.get(id);
+    if (!conversation) continue;
+    // The unread filter is applied last: it is the only costly one.
+    if (filter.unread !== null && unreadCount(sb, conversation) > 0 !== filter.unread) continue;
+    if (rows.length === limit) {
+      hasMore = true;
+      break;
+    }
+    rows.push({ conversation, key });
+  }
+  return { rows, hasMore };
+}
+
+interface RankedId {
+  id: string;
+  key: Position;
+}
+
+/** The filter's conversations with their place in activity order as of the snapshot (unsorted). */
+function rank(sb: SandboxContext, filter: ConversationFilter, snapshot: Snapshot): RankedId[] {
+  const ranked: RankedId[] = [];
   for (const c of sb.db.conversations.query("org_id = ? AND type = 'patient'", [filter.orgId])) {
     if (filter.patientId && c.patientId !== filter.patientId) continue;
     if (filter.phoneNumberId && c.phoneNumberId !== filter.phoneNumberId) continue;
     if (filter.channel && c.channel !== filter.channel) continue;
     const key = activityKey(sb, c, snapshot);
-    if (key) ranked.push({ conversation: c, key });
+    if (key) ranked.push({ id: c.id, key });
   }
-  const sign = filter.order === 'asc' ? 1 : -1;
-  const compare = (a: Ranked, b: Ranked) =>
-    (compareKeys(a.key, b.key) || (a.conversation.id < b.conversation.id ? -1 : a.conversation.id > b.conversation.id ? 1 : 0)) * sign;
-  ranked.sort(compare);
-
-  const rows: Ranked[] = [];
-  let hasMore = false;
-  const cursorRow = cursor ? ({ conversation: { id: cursor.id } as ConversationRecord, key: cursor.key } satisfies Ranked) : null;
-  for (const r of ranked) {
-    if (cursorRow && compare(r, cursorRow) <= 0) continue;
-    // The unread filter is applied last: it is the only costly one.
-    if (filter.unread !== null && unreadCount(sb, r.conversation) > 0 !== filter.unread) continue;
-    if (rows.length === limit) {
-      hasMore = true;
-      break;
-    }
-    rows.push(r);
-  }
-  return { rows, hasMore };
+  return ranked;
 }
 
 /**

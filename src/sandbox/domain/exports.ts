@@ -92,7 +92,7 @@ function downloadKey(sb: SandboxContext): Buffer {
 
 /** The exported messages, oldest first, generated lazily so a long history is streamed. */
 export function* exportedMessages(sb: SandboxContext, e: ExportRecord): Generator<ConversationMessage> {
-  const rows = sb.db.messages.where('conversation_id = ? AND seq <= ?', [e.conversationId, e.lastSeq ?? 0], 'seq');
+  const rows = sb.db.messages.where('conversation_id = ? AND seq <= ?', [e.conversationId, e.lastSeq ?? 0], 'created_ms, id');
   for (const m of rows) yield conversationMessageView(m);
 }
 

@@ -28,6 +28,7 @@ import type { MessageRecord } from './records.js';
 import { messageView } from './views.js';
 import { after, compareKeys, latestPerConversation, narrow, walkMessages, type Position } from './message-index.js';
 import { conversationScope, type MessageQuery } from './message-query.js';
+import { firstAfter, rankingOf } from './ranking-cache.js';
 
 interface MessageCursor {
   /** Last message served. */
@@ -107,14 +108,15 @@ function pageByConversation(sb: SandboxContext, query: MessageQuery, cursor: Mes
   let resumeWithin: ReturnType<typeof after> | null = null;
   if (cursor?.conversation) {
     const { id, key } = cursor.conversation;
-    const same = groups.findIndex((g) => g.id === id && compareKeys(g.key, key) === 0);
-    if (same >= 0) {
-      start = same;
+    // The groups are in (key, id) order: find the cursor's conversation, or (if it is gone,
+    // e.g. deleted) the next one in order, by binary search rather than a walk.
+    const order = (g: Group) => (compareKeys(g.key, key) || (g.id < id ? -1 : g.id > id ? 1 : 0)) * sign;
+    const at = firstAfter(groups, (g) => order(g) >= 0);
+    if (at < groups.length && groups[at]!.id === id && compareKeys(groups[at]!.key, key) === 0) {
+      start = at;
       resumeWithin = after(cursor.at, query.order);
     } else {
-      // The conversation is gone (e.g. deleted): carry on with the next one in order.
-      start = groups.findIndex((g) => compareKeys(g.key, key) * sign > 0);
-      if (start < 0) start = groups.length;
+      start = at;
     }
   }
 
@@ -147,6 +149,10 @@ function pageByConversation(sb: SandboxContext, query: MessageQuery, cursor: Mes
 
 /** The query's patient conversations that have messages in range (as of `snapshot`), in the list's order. */
 function conversationGroups(sb: SandboxContext, query: MessageQuery, snapshot: number): Group[] {
+  return rankingOf(sb, `patient-messages:${query.list}:${snapshot}`, () => rankGroups(sb, query, snapshot));
+}
+
+function rankGroups(sb: SandboxContext, query: MessageQuery, snapshot: number): Group[] {
   const latest = latestPerConversation(sb, { orgId: query.orgId, conversationIds: conversationScope(sb, query), maxSeq: snapshot }, query.window);
   const groups: Group[] = [];
   for (const [id, key] of latest) {

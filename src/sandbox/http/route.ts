@@ -10,6 +10,7 @@ import { ProblemError } from './problem.js';
 import { findPrincipal, type Principal } from './principal.js';
 import { fingerprint, withIdempotency } from './idempotency.js';
 import { checkRateLimit } from './rate-limit.js';
+import { checkBodyShape, type BodyShape } from './body-shape.js';
 
 export interface ApiRequest<Body = any> {
   principal: Principal;
@@ -38,12 +39,19 @@ export interface ApiRouteSpec {
   /** 'legacy' = the older conversation-scoped endpoints (§4.9): 401 `unauthorized` instead of `invalid_token`. */
   style?: 'v1' | 'legacy';
   idempotent?: boolean;
+  /**
+   * The body's known fields and which may be null (body-shape.ts): required on every
+   * POST, PATCH and PUT, so no endpoint can skip the shared unknown-field and null rules.
+   */
+  body?: BodyShape;
   /** Bytes; default 1 MB (edge.ts). */
   bodyLimit?: number;
   handler: (req: ApiRequest, sb: SandboxContext) => ApiResult | Promise<ApiResult>;
 }
 
 export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRouteSpec): void {
+  const takesBody = spec.method === 'POST' || spec.method === 'PATCH' || spec.method === 'PUT';
+  if (takesBody && !spec.body) throw new Error(`${spec.method} /v1${spec.url} declares no body shape.`);
   app.route({
     method: spec.method,
     url: `/v1${spec.url}`,
@@ -55,6 +63,7 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = (request as FastifyRequest & { principal?: Principal }).principal ?? authenticate(sb, request, spec);
       checkRateLimit(sb, principal.id);
+      if (spec.body) checkBodyShape(request.body, spec.body);
       const apiRequest: ApiRequest = {
         principal,
         params: request.params as Record<string, string>,
@@ -100,7 +109,9 @@ function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRout
       'www-authenticate': 'Bearer',
     });
   }
-  const principal = findPrincipal(sb, match[1]!);
+  // A read: the key or token rows are not remembered for in-place changes (no weak reference,
+  // no end-of-turn compare and write-back on every request).
+  const principal = sb.store.reading(() => findPrincipal(sb, match[1]!));
   if (!principal) {
     throw new ProblemError(401, unauthorizedCode, 'The API key or access token is invalid, expired or revoked.', [], {}, {
       'www-authenticate': 'Bearer error="invalid_token"',

@@ -27,6 +27,8 @@ import {
 } from '../domain/campaigns.js';
 import { createCampaign, updateCampaign } from '../domain/campaigns-edit.js';
 import { addRecipients, removeRecipients } from '../domain/campaigns-recipients.js';
+import { fieldsOf } from '../http/body-shape.js';
+import { oldestFirst } from '../domain/order.js';
 
 const CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
 
@@ -38,6 +40,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns',
+    body: fieldsOf('name', 'body', 'channel', 'from', 'send_interval_seconds'),
     scope: write,
     idempotent: true,
     handler: (req) => ok(createCampaign(sb, senderFromPrincipal(req.principal), req.body), 201),
@@ -50,11 +53,11 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     handler: (req) => {
       const status = oneOf(req, 'status', CAMPAIGN_STATUSES);
       const archived = oneOf(req, 'archived', ['true', 'false'] as const) ?? 'false';
-      const rows = campaignTable(sb)
-        .filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived)
-        .sort((a, b) => a.seq - b.seq);
+      const rows = oldestFirst(
+        campaignTable(sb).filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived),
+      );
       const list = `campaigns:${status ?? ''}:${archived}`;
-      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.seq, (c) => campaignView(sb, c)) };
+      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.created_at, (c) => campaignView(sb, c)) };
     },
   });
 
@@ -68,6 +71,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'PATCH',
     url: '/campaigns/:campaignId',
+    body: fieldsOf('name', 'body', 'channel', 'from', 'send_interval_seconds', 'archived'),
     scope: write,
     handler: (req) => {
       const c = campaignFromPath(sb, req);
@@ -91,6 +95,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     apiRoute(app, sb, {
       method: 'POST',
       url: `/campaigns/:campaignId/${action}`,
+      body: fieldsOf(),
       scope: write,
       idempotent: true,
       handler: (req) => {
@@ -104,6 +109,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns/:campaignId/recipients',
+    body: fieldsOf('patient_ids'),
     scope: write,
     idempotent: true,
     handler: (req) => ({ status: 200, body: addRecipients(sb, campaignFromPath(sb, req), req.body) }),
@@ -112,6 +118,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   apiRoute(app, sb, {
     method: 'POST',
     url: '/campaigns/:campaignId/recipients/remove',
+    body: fieldsOf('patient_ids'),
     scope: write,
     idempotent: true,
     handler: (req) => ({ status: 200, body: removeRecipients(sb, campaignFromPath(sb, req), req.body) }),

@@ -16,8 +16,12 @@ export function conversationSummary(c: ConversationRecord): ConversationSummary 
   return { id: c.id, organization_id: c.orgId, type: c.type, created_at: c.created_at };
 }
 
-function oldestFirst(rows: MessageRecord[]): MessageRecord[] {
-  return rows.sort((a, b) => a.seq - b.seq);
+/** Oldest first, same-millisecond messages by id (§4.12), read from the (conversation_id, created_ms, id) index. */
+function conversationMessages(sb: SandboxContext, conversationId: string) {
+  return (after: { key: number | string; id: string } | null): Iterable<MessageRecord> =>
+    after
+      ? sb.db.messages.query('conversation_id = ? AND (created_ms > ? OR (created_ms = ? AND id > ?))', [conversationId, after.key, after.key, after.id], 'created_ms, id')
+      : sb.db.messages.query('conversation_id = ?', [conversationId], 'created_ms, id');
 }
 
 export function registerConversationRoutes(app: FastifyInstance, sb: SandboxContext): void {
@@ -38,8 +42,8 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     style: 'legacy',
     handler: (req) => {
       const conversation = memberConversation(sb, req);
-      const rows = oldestFirst(sb.db.messages.where('conversation_id = ?', [conversation.id]));
-      const page = pageOf(sb, req, `conversation-messages:${conversation.id}`, rows, (m) => m.seq, conversationMessageView);
+      const rows = conversationMessages(sb, conversation.id);
+      const page = pageOf(sb, req, `conversation-messages:${conversation.id}`, rows, (m) => m.createdMs, conversationMessageView);
       return { status: 200, body: page };
     },
   });
@@ -52,8 +56,8 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     style: 'legacy',
     handler: (req) => {
       const { message } = visibleMessage(sb, req);
-      const rows = oldestFirst(sb.db.messages.where('reply_to_id = ? AND conversation_id = ?', [message.id, message.conversationId]));
-      const page = pageOf(sb, req, `message-replies:${message.id}`, rows, (m) => m.seq, conversationMessageView);
+      const rows = sb.db.messages.where('reply_to_id = ? AND conversation_id = ?', [message.id, message.conversationId], 'created_ms, id');
+      const page = pageOf(sb, req, `message-replies:${message.id}`, rows, (m) => m.createdMs, conversationMessageView);
       return { status: 200, body: page };
     },
   });

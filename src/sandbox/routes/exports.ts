@@ -23,11 +23,13 @@ import {
   type ExportFormat,
 } from '../domain/exports.js';
 import { looksLikeUuid } from '../validation/formats.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
     url: '/conversations/:conversationId/exports',
+    body: fieldsOf('format'),
     // No export-writing scope exists in §5.3; an export only reads, so exports:read it is.
     scope: 'exports:read',
     credentials: ['oauth'],

@@ -3,6 +3,7 @@ import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { createImport, findImport, importView, parseImportBody } from '../domain/imports.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 /**
  * Patient imports (api-spec §4.7). The spec names "create a patient import"
@@ -14,6 +15,7 @@ export function registerImportRoutes(app: FastifyInstance, sb: SandboxContext): 
   apiRoute(app, sb, {
     method: 'POST',
     url: '/patient-imports',
+    body: fieldsOf('rows'),
     scope: 'patients.write',
     idempotent: true,
     // Up to 5,000 rows of up to 200-character fields: more than the 1 MB that fits every other request.

@@ -1,12 +1,12 @@
 /**
  * POST /_sandbox/inbound: the sandbox's stand-in for the phone network, so a
  * test or a person can make a patient reply (and say STOP or START). Not part
- * of the API and needs no credential; documented in docs/sandbox.md.
+ * of the API and needs no credential, so its answer carries no patient data;
+ * documented in docs/sandbox.md.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { FieldErrors, ProblemError } from '../http/problem.js';
-import { messageView } from '../domain/views.js';
 import { receiveInbound } from '../domain/inbound.js';
 import { normalizePhone } from '../validation/phone.js';
 
@@ -28,7 +28,10 @@ export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext):
     const number = sb.db.phoneNumbers.find((n) => n.number === to);
     if (!number) throw new ProblemError(404, 'not_found', `${to} is not a clinic number of any sandbox organization.`);
     const record = receiveInbound(sb, number, from, body.body as string);
+    // No credential, so the answer names no patient: only the new message's id and what the
+    // caller sent. A Message here would tell anyone the name and id of whoever has a phone
+    // (at any organization's number); reading the message takes that organization's credential.
     reply.code(201).type('application/json; charset=utf-8');
-    return JSON.stringify(messageView(sb, record));
+    return JSON.stringify({ id: record.id, from, to, body: record.body, created_at: record.created_at });
   });
 }

@@ -25,6 +25,7 @@ import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messa
 import { parseTimeParam } from '../domain/message-query.js';
 import { bodyLength } from '../validation/formats.js';
 import type { MessageRecord } from '../domain/records.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
@@ -59,6 +60,7 @@ export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void
   apiRoute(app, sb, {
     method: 'POST',
     url: '/me/conversations/:conversationId/messages',
+    body: fieldsOf('body'),
     scope: 'messages.write',
     credentials: ['oauth'],
     idempotent: true,

@@ -12,6 +12,7 @@ import { FieldErrors, ProblemError, problems } from '../http/problem.js';
 import { memberConversation, uuidParam } from '../domain/conversation-access.js';
 import { addParticipant, isParticipant, participantsOf, removeParticipant } from '../domain/participants.js';
 import { looksLikeUuid } from '../validation/formats.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 /** Scope for adding and removing: the spec's catalog has only participants:read, and reading must not allow writing. */
 export const PARTICIPANTS_WRITE_SCOPE = 'participants:write';
@@ -34,6 +35,7 @@ export function registerParticipantRoutes(app: FastifyInstance, sb: SandboxConte
   apiRoute(app, sb, {
     method: 'POST',
     url: '/conversations/:conversationId/participants',
+    body: fieldsOf('user_id'),
     scope: PARTICIPANTS_WRITE_SCOPE,
     credentials: ['oauth'],
     style: 'legacy',

@@ -9,11 +9,23 @@ import { problems } from '../http/problem.js';
 import { messageView } from '../domain/views.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
 import { looksLikeUuid } from '../validation/formats.js';
+import { fieldsOf, type BodyShape } from '../http/body-shape.js';
+
+/**
+ * api-spec §4.4. `patient.phone` is accepted and ignored (the phone comes from `to`),
+ * as docs/sandbox.md says; nothing in this body is nullable.
+ */
+const SEND_BODY: BodyShape = {
+  to: { fields: fieldsOf('patient_id', 'phone') },
+  patient: { fields: fieldsOf('first_name', 'last_name', 'date_of_birth', 'email', 'mrn', 'phone') },
+  ...fieldsOf('body', 'channel', 'from'),
+};
 
 export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
     url: '/patient-messages',
+    body: SEND_BODY,
     scope: 'messages.write',
     idempotent: true,
     handler: (req) => {

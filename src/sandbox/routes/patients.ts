@@ -20,11 +20,13 @@ import {
 import type { PatientRecord } from '../domain/records.js';
 import { normalizePhone } from '../validation/phone.js';
 import { looksLikeUuid } from '../validation/formats.js';
+import { fieldsOf, nullable } from '../http/body-shape.js';
 
 export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
     url: '/patients',
+    body: fieldsOf('first_name', 'last_name', 'date_of_birth', 'phone', 'email', 'mrn'),
     scope: 'patients.write',
     idempotent: true,
     handler: (req) => {
@@ -78,6 +80,8 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
   apiRoute(app, sb, {
     method: 'PATCH',
     url: '/patients/:patientId',
+    // api-spec §4.7: null clears date_of_birth, phone, email and mrn; names are never null.
+    body: { ...fieldsOf('first_name', 'last_name'), ...nullable('date_of_birth', 'phone', 'email', 'mrn') },
     scope: 'patients.write',
     handler: (req) => {
       const patient = patientFromPath(sb, req);

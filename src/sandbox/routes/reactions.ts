@@ -10,11 +10,13 @@ import { problems } from '../http/problem.js';
 import { visibleMessage } from '../domain/conversation-access.js';
 import { checkSingleEmoji } from '../domain/emoji.js';
 import { addReaction, reactionView, removeReaction } from '../domain/reactions.js';
+import { fieldsOf } from '../http/body-shape.js';
 
 export function registerReactionRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
     url: '/messages/:messageId/reactions',
+    body: fieldsOf('emoji'),
     scope: 'reactions:write',
     credentials: ['oauth'],
     style: 'legacy',

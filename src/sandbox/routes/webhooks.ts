@@ -20,6 +20,8 @@ import {
   type EventType,
   type WebhookEndpointRecord,
 } from '../domain/webhooks.js';
+import { fieldsOf } from '../http/body-shape.js';
+import { oldestFirst } from '../domain/order.js';
 
 const SCOPE = 'conversations:read';
 /** Enough for a few apps' environments; stops a runaway script from registering thousands. */
@@ -69,6 +71,7 @@ function validateBody(raw: unknown): { url: string; events: EventType[] | null }
 export function registerWebhookRoutes(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'POST',
+    body: fieldsOf('url', 'events'),
     url: '/webhook-endpoints',
     scope: SCOPE,
     credentials: ['oauth'],
@@ -93,8 +96,8 @@ export function registerWebhookRoutes(app: FastifyInstance, sb: SandboxContext):
     credentials: ['oauth'],
     style: 'legacy',
     handler: (req) => {
-      const rows = webhookEndpoints(sb).filter(ownedBy(req)).sort((a, b) => a.seq - b.seq);
-      return { status: 200, body: pageOf(sb, req, 'webhook-endpoints', rows, (e) => e.seq, (e) => webhookEndpointView(e)) };
+      const rows = oldestFirst(webhookEndpoints(sb).filter(ownedBy(req)));
+      return { status: 200, body: pageOf(sb, req, 'webhook-endpoints', rows, (e) => e.created_at, (e) => webhookEndpointView(e)) };
     },
   });
 

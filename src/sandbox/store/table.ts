@@ -144,8 +144,9 @@ export class Table<T extends { id: string }> {
   *query(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): Generator<T, undefined, undefined> {
     const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
     const statement = this.store.borrow(sql);
+    const adopt = this.store.isReading() ? this.readOnly : this.adopt;
     try {
-      for (const stored of statement.iterate(...params)) yield this.adopt(stored as unknown as StoredRow);
+      for (const stored of statement.iterate(...params)) yield adopt(stored as unknown as StoredRow);
     } finally {
       this.store.giveBack(sql, statement);
     }
@@ -156,7 +157,7 @@ export class Table<T extends { id: string }> {
   where(condition: string, params: SQLInputValue[], orderBy = 'rowid', limit?: number): T[] {
     const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
     const rows = this.store.statement(sql).all(...params) as unknown as StoredRow[];
-    return rows.map((stored) => this.adopt(stored));
+    return rows.map(this.store.isReading() ? this.readOnly : this.adopt);
   }
 
   count(condition: string, params: SQLInputValue[]): number {
@@ -185,11 +186,23 @@ export class Table<T extends { id: string }> {
     this.handed.clear();
   }
 
-  private adopt(stored: StoredRow): T {
+  private readonly adopt = (stored: StoredRow): T => {
     const known = this.handed.get(stored.id) ?? this.keep(stored.id);
     if (known) return this.held(known);
     return this.remember(JSON.parse(stored.data) as T, stored.data);
-  }
+  };
+
+  /**
+   * A row of a range read by a GET (a page of a list): served once and never changed, so
+   * nothing remembers it (no map entries, no read-cache churn pushing out the rows that
+   * point lookups read again, such as a page's conversations and patients). A row someone
+   * still holds is still that same object.
+   */
+  private readonly readOnly = (stored: StoredRow): T => {
+    const known = this.handed.get(stored.id) ?? this.keep(stored.id);
+    if (known) return known.row;
+    return this.readCache.get(stored.id) ?? (JSON.parse(stored.data) as T);
+  };
 
   /** A row read again outside a GET may be changed in place: compare it at the end of the unit of work. */
   private held(known: { row: T; reading: boolean }): T {

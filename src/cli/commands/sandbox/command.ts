@@ -31,7 +31,7 @@ export function registerSandbox(program: Command, act: Act): void {
     .command('sandbox')
     .description('Run a local implementation of the Messaging Service API on 127.0.0.1 (seeded org, keys, patients)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, 4010)
-    .option('--data <file>', 'keep state in this file across restarts (written atomically)')
+    .option('--data <file>', 'keep state in this SQLite database file across restarts (each write is on disk before it is answered; open it with the sqlite3 shell)')
     .option('--seed <n>', 'seed for generated ids and keys, so runs are reproducible', wholeNumber, 1)
     .option('--chaos <spec>', 'fault injection, e.g. "429=0.1,500=0.05,503=0.05,reset=0.05,delay=0.1:300"')
     .option('--rate-limit <n>', 'requests per second per credential before 429 (0: no limit)', nonNegativeNumber, 100)
@@ -42,6 +42,6 @@ export function registerSandbox(program: Command, act: Act): void {
   examples(sandbox, [
     'msgctl sandbox --write-profile',
     'msgctl sandbox --port 0 --json            # prints {"base_url":…,"api_key":…} on one line',
-    'msgctl sandbox --data ./sandbox.json --chaos "503=0.2,reset=0.05" --time-scale 0.01',
+    'msgctl sandbox --data ./sandbox.db --chaos "503=0.2,reset=0.05" --time-scale 0.01',
   ]);
 }
