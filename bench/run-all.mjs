@@ -20,6 +20,7 @@ const ARGS = {
   'batch-send.mjs': ['--rows', '5000', '--rounds', '5', '--memory-rows', '1000,20000'],
   'stream-messages.mjs': ['20000', '100000'],
   'import.mjs': ['10000', '100000'],
+  'sandbox-db.mjs': ['--messages', '200000', '--rounds', '2', '--posts', '200'],
 };
 const RUNS_ENV = { 'stream-messages.mjs': { MSGCTL_BENCH_RUNS: '3' } };
 

@@ -27,6 +27,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { result } from './lib/common.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -305,22 +306,28 @@ for (const m of metrics) console.log(`| ${m} | ${builds.map((b) => fmt(value(b, 
 
 const listBase = base && value(base, 'messages list --all --json (ms)');
 const growth10 = value(mine, 'patients list --all at 10k (ms)');
+const ratio = (big, small) => (big !== undefined && small ? big / small : undefined);
+const growthRun = growth10 !== undefined && DIVISOR === 1;
+// [name, measured value, unit, target text, pass (undefined: not measured this run)]
+const list = value(mine, 'messages list --all --json (ms)');
 const targets = [
-  ['POST median < 10 ms', value(mine, 'POST median (ms)') < 10],
-  ['POST p99 < 50 ms', value(mine, 'POST p99 (ms)') < 50],
-  ['4 writers >= 300 writes/s', value(mine, '4 writers (writes/s)') >= 300],
-  ['start over --data < 3 s', value(mine, 'start over --data (ms)') < 3000],
-  ['list --all within 20% of base in-memory', listBase ? value(mine, 'messages list --all --json (ms)') <= listBase * 1.2 : undefined],
-  ['RSS with the messages < 300 MB', Math.max(value(mine, 'RSS after start (MB)'), value(mine, 'RSS after writes (MB)')) < 300],
-  ['GET /patients >= 60% of bare fastify', value(mine, 'GET /patients / bare (%)') >= 60],
-  ['kill -9: every 2xx write there, no leftovers',
-    value(mine, 'kill -9: missing after restart') === 0 && value(mine, 'kill -9: leftover files') === 0 && value(mine, 'kill -9: 2xx writes checked') > 0],
-  ['patients list --all 100k within 10x of 10k', growth10 && DIVISOR === 1 ? value(mine, 'patients list --all at 100k (ms)') <= growth10 * 10 : undefined],
-  ['recipients add --csv 20k within 25x of 1k', growth10 && DIVISOR === 1
-    ? value(mine, 'recipients add --csv by MRN at 20k (ms)') <= value(mine, 'recipients add --csv by MRN at 1k (ms)') * 25 : undefined],
-  ['send --csv 50k sandbox CPU within 60x of 1k', growth10 && DIVISOR === 1
-    ? value(mine, 'send --csv at 50k: sandbox CPU (ms)') <= value(mine, 'send --csv at 1k: sandbox CPU (ms)') * 60 : undefined],
+  ['POST median', value(mine, 'POST median (ms)'), 'ms', '< 10 ms', (v) => v < 10],
+  ['POST p99', value(mine, 'POST p99 (ms)'), 'ms', '< 50 ms', (v) => v < 50],
+  ['4 writers', value(mine, '4 writers (writes/s)'), 'writes/s', '>= 300/s', (v) => v >= 300],
+  ['start over --data', value(mine, 'start over --data (ms)'), 'ms', '< 3 s', (v) => v < 3000],
+  ['list --all vs base in-memory', listBase ? list / listBase : undefined, 'x base', '<= 1.2x', (v) => v <= 1.2],
+  ['RSS with the messages', Math.max(value(mine, 'RSS after start (MB)') ?? 0, value(mine, 'RSS after writes (MB)') ?? 0), 'MB', '< 300 MB', (v) => v < 300],
+  ['GET /patients vs bare fastify', value(mine, 'GET /patients / bare (%)'), '%', '>= 60%', (v) => v >= 60],
+  ['kill -9: 2xx writes missing or leftover files',
+    value(mine, 'kill -9: 2xx writes checked') > 0 ? value(mine, 'kill -9: missing after restart') + value(mine, 'kill -9: leftover files') : undefined, '', '0', (v) => v === 0],
+  ['patients list --all 100k / 10k', growthRun ? ratio(value(mine, 'patients list --all at 100k (ms)'), growth10) : undefined, 'x', '<= 10x', (v) => v <= 10],
+  ['recipients add --csv 20k / 1k', growthRun ? ratio(value(mine, 'recipients add --csv by MRN at 20k (ms)'), value(mine, 'recipients add --csv by MRN at 1k (ms)')) : undefined, 'x', '<= 25x', (v) => v <= 25],
+  ['send --csv sandbox CPU 50k / 1k', growthRun ? ratio(value(mine, 'send --csv at 50k: sandbox CPU (ms)'), value(mine, 'send --csv at 1k: sandbox CPU (ms)')) : undefined, 'x', '<= 60x', (v) => v <= 60],
 ];
 console.log('');
-for (const [name, ok] of targets) console.log(`${ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL'}  ${name}`);
+for (const [name, v, unit, target, check] of targets) {
+  const pass = v === undefined || Number.isNaN(v) ? null : check(v);
+  console.log(`${pass === null ? 'SKIP' : pass ? 'PASS' : 'FAIL'}  ${name} ${target}${pass === null ? '' : ` (${fmt(v)}${unit ? ` ${unit}` : ''})`}`);
+  if (pass !== null) result('sandbox-db', name, v, unit, target, pass);
+}
 rmSync(work, { recursive: true, force: true });
