@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 // Ctrl-C needs a real process and its signal: that test spawns the built binary.
-import { binPath, untilSignalsHandled } from '../helpers/cli.js';
+import { binPath, untilIdle } from '../helpers/cli.js';
 
 const sandbox = useSandbox();
 const sb = () => sandbox.current.sb;
@@ -93,8 +93,7 @@ describe('interrupts and waits', () => {
       reject: false,
       stdin: 'pipe',
     });
-    await untilSignalsHandled(child.pid!);
-    await new Promise((r) => setTimeout(r, 200)); // into the read
+    await untilIdle(child.pid!); // started, and waiting on the read
     child.kill('SIGINT');
     child.stdin!.end('too late\n');
     const result = await child;

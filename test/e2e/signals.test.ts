@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binPath, sandboxEnv, untilSignalsHandled } from '../helpers/cli.js';
+import { binPath, sandboxEnv, untilIdle } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
@@ -23,8 +23,7 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
       stdin: 'pipe', // open and silent: a read that would wait forever
       timeout: 10_000,
     });
-    await untilSignalsHandled(child.pid!);
-    await new Promise((r) => setTimeout(r, 200)); // into the read
+    await untilIdle(child.pid!); // started, and waiting on the read
     const sent = Date.now();
     child.kill(signal);
     const result = await child;
@@ -43,8 +42,7 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
       stdin: 'pipe',
       timeout: 10_000,
     });
-    await untilSignalsHandled(child.pid!);
-    await new Promise((r) => setTimeout(r, 200)); // into the read
+    await untilIdle(child.pid!); // started, and waiting on the read
     const sent = Date.now();
     child.kill('SIGTERM');
     const result = await child;

@@ -78,19 +78,29 @@ export function jsonLines<T = any>(stdout: string): T[] {
 }
 
 /**
- * Resolves once process `pid` catches SIGINT and SIGTERM (msgctl's main() installs
- * both before any work), so a test's signal reaches msgctl and not Node's default
- * action — on a loaded machine start-up alone can outlast a fixed delay. Linux reads
- * the caught-signal mask from /proc; elsewhere a fixed wait is the best there is.
+ * Resolves once process `pid` has started up and sits idle, waiting (on stdin,
+ * a socket…), so a test's signal reaches msgctl's own handlers and not a
+ * process still loading: on a loaded machine start-up alone can outlast any
+ * fixed delay. (The caught-signal mask cannot tell: Node itself catches SIGINT
+ * and SIGTERM from its first instant.) Linux reads /proc: sleeping, with no
+ * CPU time spent for 300 ms. Elsewhere a fixed wait is the best there is.
  */
-export async function untilSignalsHandled(pid: number, timeoutMs = 15_000): Promise<void> {
+export async function untilIdle(pid: number, timeoutMs = 20_000): Promise<void> {
   if (process.platform !== 'linux') return new Promise((resolve) => setTimeout(resolve, 1500));
-  const wanted = (1n << 1n) | (1n << 14n); // bits of SIGINT (2) and SIGTERM (15)
+  let lastCpu = -1;
+  let quietSince = 0;
   for (const start = Date.now(); Date.now() - start < timeoutMs; ) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const caught = /^SigCgt:\s*([0-9a-f]+)/m.exec(status)?.[1];
-    if (caught && (BigInt(`0x${caught}`) & wanted) === wanted) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the ")" closing the command name: state is the 1st, utime and stime the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpu = Number(fields[11]) + Number(fields[12]);
+    if (fields[0] === 'S' && cpu === lastCpu) {
+      if (Date.now() - quietSince >= 300) return;
+    } else {
+      quietSince = Date.now();
+    }
+    lastCpu = cpu;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`process ${pid} never installed its signal handlers`);
+  throw new Error(`process ${pid} never settled into waiting`);
 }

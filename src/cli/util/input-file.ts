@@ -115,6 +115,9 @@ export async function readStreamBytes(stream: Readable, label: string, limit: Re
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+  // A Ctrl-C that came in together with the end of the input may still be waiting in this
+  // turn's poll phase: let it run (setImmediate comes after it), so it wins and nothing is sent.
+  if (signal) await new Promise((resolve) => setImmediate(resolve));
   signal?.throwIfAborted();
   return Buffer.concat(chunks);
 }
