@@ -263,10 +263,6 @@ export function sendPatientMessage(
   const patient = resolved.create ? createPatient(sb, sender.orgId, resolved.fields) : resolved.patient;
   const { conversation, created: conversationCreated } = findOrStartConversation(sb, patient, number, send.channel);
   const now = sb.clock.iso();
-  if (sender.kind === 'staff') {
-    // Sending as the admin means they have seen the conversation (§4.4, "marked read").
-    conversation.seen_at = now;
-  }
   const record = storeMessage(sb, conversation, {
     senderId: sender.id,
     senderName: sender.name,
@@ -280,6 +276,11 @@ export function sendPatientMessage(
     body: send.body,
     sentVia: sender.viaApp,
   });
+  if (sender.kind === 'staff') {
+    // Sending as the admin means they have seen the conversation (§4.4, "marked read"), their own message included.
+    conversation.seen_at = record.created_at;
+    sb.db.conversations.put(conversation);
+  }
   return {
     record,
     response: { message: messageView(sb, record), patient_created: resolved.create, conversation_created: conversationCreated },

@@ -18,8 +18,7 @@ export function isVisibleToAdmin(principal: Principal, c: ConversationRecord): b
 
 /** A message from the admin in a team chat: under their name, via the app; the chat counts as read. */
 export function sendTeamChatMessage(sb: SandboxContext, principal: Principal, c: ConversationRecord, body: string): MessageRecord {
-  c.seen_at = sb.clock.iso();
-  return storeMessage(sb, c, {
+  const message = storeMessage(sb, c, {
     senderId: principal.senderId,
     senderName: principal.name,
     senderKind: 'staff',
@@ -32,6 +31,10 @@ export function sendTeamChatMessage(sb: SandboxContext, principal: Principal, c:
     body,
     sentVia: principal.app?.name ?? null,
   });
+  // Read up to and including the admin's own message (one clock reading, so never a millisecond before it).
+  c.seen_at = message.created_at;
+  sb.db.conversations.put(c);
+  return message;
 }
 
 /**
