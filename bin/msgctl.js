@@ -28,7 +28,8 @@ async function printedPrebuiltHelp(args) {
   if (args.length < 2 || (last !== '--help' && last !== '-h')) return false;
   const words = args.slice(0, -1);
   if (!words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
-  const { readFileSync } = await import('node:fs');
+  // Not `import('node:fs')`: its ESM facade loads fs streams (start-up; see compile-cache.js).
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   let text;
   try {
     text = readFileSync(new URL(`../dist/help/${words.join('.')}.txt`, import.meta.url), 'utf8');

@@ -3,10 +3,12 @@
  * is stored, and defaults. One JSON file under the XDG config directory,
  * rewritten atomically so a crash never leaves half a file.
  */
-import { readFileSync } from 'node:fs';
 import { configFile } from './paths.js';
-import { withFileLock } from './file-lock.js';
 import { CliError } from '../errors.js';
+
+// Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams, which a
+// command that only reads its config never needs (start-up; see bin/compile-cache.js).
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 export type CredentialKind = 'api_key' | 'oauth';
 
@@ -84,6 +86,8 @@ export class ConfigStore {
    * and its change must neither be overwritten by a stale copy nor overwrite ours.
    */
   private async modify<T>(change: (data: ConfigData) => T): Promise<T> {
+    // Loaded only to write: reading the config needs no lock, and node:fs/promises costs start-up.
+    const { withFileLock } = await import('./file-lock.js');
     return withFileLock(`${this.path}.lock`, async () => {
       this.data = await readConfig(this.path);
       const result = change(this.data);

@@ -18,9 +18,10 @@ export interface SendOptions extends SendFlags {
 /** BODY argument, `-`, --body-file (or `-`), or piped stdin, in that order. */
 async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFile: string | undefined): Promise<string> {
   if (bodyArg !== undefined && bodyFile !== undefined) throw new UsageError('Give the body as an argument or --body-file, not both.');
+  // The usual send: the body is the argument, and the file/stdin reader is never loaded (start-up).
+  if (bodyFile === undefined && bodyArg !== undefined && bodyArg !== '-') return bodyArg;
   const { readFileText, readStdinText } = await import('../../util/text-input.js');
   if (bodyFile !== undefined) return readFileText(ctx, bodyFile, '--body-file');
-  if (bodyArg !== undefined && bodyArg !== '-') return bodyArg;
   if (bodyArg === undefined && ctx.io.stdin.isTTY) {
     throw new UsageError('No message body: pass it as an argument, with --body-file, or on stdin.');
   }
@@ -35,9 +36,11 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     return runBatchSend(ctx, opts);
   }
   if (!opts.to) throw new UsageError('Missing --to <phone|patient-id> (or --csv FILE for a batch).');
+  // The request builder loads while the body is read and the profile (config) loads: side by side,
+  // not one module-loader round after another (start-up).
+  const requestBuilder = import('../../send/build-request.js');
   const body = await readMessageBody(ctx, opts.body, opts.bodyFile);
-  const profile = await ctx.profile();
-  const { assertSendRequest } = await import('../../send/build-request.js');
+  const [profile, { assertSendRequest }] = await Promise.all([ctx.profile(), requestBuilder]);
   const request = assertSendRequest({
     to: opts.to,
     body,
