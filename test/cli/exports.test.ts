@@ -20,6 +20,8 @@ beforeAll(() => {
   env = w.oauthEnv();
   chat = w.addConversation([w.dana, w.sam]);
   w.addMessage(chat, w.sam, 'first');
+  // A millisecond later, so the export's order (time, then id) is the order written here.
+  sandbox.current.sb.clock.advance(1);
   w.addMessage(chat, w.dana, 'second, with "quotes", commas\nand a newline');
 });
 

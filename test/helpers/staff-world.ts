@@ -69,12 +69,8 @@ export function staffWorld(sandbox: RunningSandbox) {
     });
   }
 
-  // Messages added one after another get distinct times, so tests can expect the order they wrote
-  // (the sandbox orders same-millisecond messages by id, which is random here).
-  let lastMs = 0;
   function addMessage(conversation: ConversationRecord, sender: UserRecord, body: string, replyTo: MessageRecord | null = null): MessageRecord {
-    const now = Math.max(sb.clock.now(), lastMs + 1);
-    lastMs = now;
+    const now = sb.clock.now();
     const message = sb.db.messages.insert({
       id: randomUUID(),
       seq: sb.store.nextSeq(),
