@@ -33,18 +33,13 @@ export interface BatchParams {
 }
 
 export function batchId(csvSha256: string, params: BatchParams, target: BatchTarget): string {
-  const name = JSON.stringify([
-    'send-csv/2',
-    target.baseUrl,
-    target.organizationId,
-    csvSha256,
-    params.template,
-    params.channel ?? null,
-    params.from ?? null,
-    params.region ?? null,
-    params.toColumn ?? null,
-  ]);
+  const name = JSON.stringify(['send-csv/2', target.baseUrl, target.organizationId, csvSha256, ...paramParts(params)]);
   return uuidv5(name, BATCH_NAMESPACE);
+}
+
+/** The flags that change what a batch sends, in the order both identities hash them. */
+function paramParts(params: BatchParams): (string | null)[] {
+  return [params.template, params.channel ?? null, params.from ?? null, params.region ?? null, params.toColumn ?? null];
 }
 
 /**
@@ -52,15 +47,7 @@ export function batchId(csvSha256: string, params: BatchParams, target: BatchTar
  * to find a journal such a version left: it cannot say where it sent.
  */
 export function batchIdWithoutTarget(csvSha256: string, params: BatchParams): string {
-  const name = JSON.stringify([
-    'send-csv/1',
-    csvSha256,
-    params.template,
-    params.channel ?? null,
-    params.from ?? null,
-    params.region ?? null,
-    params.toColumn ?? null,
-  ]);
+  const name = JSON.stringify(['send-csv/1', csvSha256, ...paramParts(params)]);
   return uuidv5(name, BATCH_NAMESPACE);
 }
 
