@@ -14,8 +14,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { ROOT_HELP } = await import('../dist/root-help.js');
   process.stdout.write(ROOT_HELP);
 } else if (!(await printedPrebuiltHelp(args))) {
-  const { main } = await import('../dist/cli.js');
-  await main();
+  // One CommonJS file, required rather than imported: no ESM module jobs (see scripts/build.mjs).
+  const { createRequire } = process.getBuiltinModule('node:module');
+  await createRequire(import.meta.url)('../dist/cli.cjs').main();
 }
 
 /**

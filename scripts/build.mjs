@@ -1,57 +1,90 @@
-// Bundles src/ into dist/ with esbuild: one small entry chunk for start-up,
-// and separate chunks for everything loaded lazily (sandbox, CSV, prompts…).
-// Type checking is `npm run typecheck` (tsc); esbuild only strips types.
+// Bundles src/ into dist/ with esbuild. Type checking is `npm run typecheck`
+// (tsc); esbuild only strips types.
+//
+// The CLI is one CommonJS file, dist/cli.cjs (start-up, issue 15). Split ESM
+// chunks cost every command a module job, a resolution and a file read per
+// chunk (~25 of ~90 ms for `msgctl org`); one CommonJS file is one read and one
+// (cached) compile. It stays lazy where it matters: esbuild wraps every module
+// that is reached through `await import()` in an init function that runs on
+// first use, and npm dependencies stay outside the bundle as `require()` calls
+// inside those functions, so CSV, prompts, the keychain or the proxy agent load
+// only when a command needs them. The sandbox is a separate ESM bundle under
+// dist/sandbox/, loaded only by `msgctl sandbox`: it shares no classes with the
+// CLI (npm run lint:deps), so two bundles cannot split an `instanceof`.
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 // `--outdir DIR` lets test runs build into their own folder, so parallel runs never race on dist/.
 const outdirFlag = process.argv.indexOf('--outdir');
 const outdir = outdirFlag > 0 ? process.argv[outdirFlag + 1] : 'dist';
 await rm(outdir, { recursive: true, force: true });
-await build({
-  // `version` is its own tiny entry so `msgctl --version` never loads the command tree.
-  entryPoints: { cli: 'src/cli/cli.ts', version: 'src/cli/version.ts' },
-  outdir,
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   // Dependencies stay external (installed beside dist/), except commander: it is
-  // needed on every start, and bundling it saves Node's CJS resolution and
-  // ESM translation of its files (~15 ms of a ~75 ms start).
+  // needed on every start, and bundling it saves Node's resolution of its files.
   external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander'),
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  // Bundled CommonJS (commander) calls require() for Node built-ins; give ESM chunks one.
-  banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
   define: { __MSGCTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   minifySyntax: true,
   minifyWhitespace: true,
-  plugins: [
-    {
-      name: 'lazy-child-process-for-commander',
-      setup(b) {
-        b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-          /node_modules[\\/]commander[\\/]/.test(args.importer)
-            ? { path: fileURLToPath(new URL('./shims/lazy-child-process.cjs', import.meta.url)) }
-            : undefined,
-        );
+};
+
+const SANDBOX_ENTRY = /[\\/]sandbox[\\/]entry\.(js|ts)$/;
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli/cli.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // The CLI's two uses of import.meta.url (createRequire for lazily loaded packages) in CommonJS.
+    define: { ...common.define, 'import.meta.url': '__msgctlModuleUrl' },
+    banner: { js: "const __msgctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [
+      {
+        name: 'msgctl-cli',
+        setup(b) {
+          // `msgctl sandbox` imports the sandbox's own bundle, never a copy inlined here.
+          b.onResolve({ filter: SANDBOX_ENTRY }, (args) =>
+            /[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './sandbox/entry.js', external: true } : undefined,
+          );
+          // commander requires node:child_process at load time only for external subcommands (see the shim).
+          b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+            /node_modules[\\/]commander[\\/]/.test(args.importer)
+              ? { path: fileURLToPath(new URL('./shims/lazy-child-process.cjs', import.meta.url)) }
+              : undefined,
+          );
+        },
       },
-    },
-  ],
-});
+    ],
+  }),
+  // `version` is its own tiny entry so `msgctl --version` never loads the command tree.
+  build({ ...common, entryPoints: { version: 'src/cli/version.ts' }, outdir, format: 'esm' }),
+  build({
+    ...common,
+    entryPoints: { entry: 'src/sandbox/entry.ts' },
+    outdir: resolve(outdir, 'sandbox'),
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'chunks/[name]-[hash]',
+    // Bundled CommonJS calls require() for Node built-ins; give the ESM chunks one.
+    banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
+  }),
+]);
 
 // The root help (`msgctl --help`), rendered now by the real command tree, so the
 // bin can print it without loading commander at all (start-up; see bin/msgctl.js).
 // test/e2e/root-help.test.ts holds it equal to what the live tree prints.
-// Paths go through pathToFileURL/fileURLToPath: string-built URLs break on Windows drive
-// letters and on folders with spaces or `#` ("C:\\Users\\Jane Doe").
-const { run, commandPaths } = await import(pathToFileURL(resolve(outdir, 'cli.js')).href);
+const { run, commandPaths } = createRequire(import.meta.url)(resolve(outdir, 'cli.cjs'));
 async function helpOf(path) {
   let text = '';
   const sink = { write: (chunk) => ((text += chunk), true), once() {}, isTTY: false };

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { Readable, Writable } from 'node:stream';
 
 const root = resolve(import.meta.dirname, '..');
@@ -17,7 +17,7 @@ const outdir = join(root, 'node_modules', '.cache', 'msgctl-reference', String(p
 try {
   mkdirSync(outdir, { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', outdir], { cwd: root, stdio: 'inherit' });
-  const { run } = await import(pathToFileURL(join(outdir, 'cli.js')).href);
+  const { run } = createRequire(import.meta.url)(join(outdir, 'cli.cjs'));
   let markdown = '';
   let errors = '';
   const sink = (append) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });

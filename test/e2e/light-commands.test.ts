@@ -1,12 +1,16 @@
 /**
- * What a light command must not load (start-up cost, issue 15): the built binary
- * runs under a module-load trace (test/helpers/load-trace.mjs), and the source
- * maps of the dist files it loaded name every src/ file it evaluated. A later
- * static import of the sandbox, CSV, prompts, the keychain or undici on these
- * paths fails here, whatever the machine's speed.
+ * What a light command must not load (start-up cost, issue 15). The built binary
+ * runs under a module-load trace (test/helpers/load-trace.mjs) and V8 coverage.
+ * The CLI is one bundle, dist/cli.cjs, in which esbuild wraps every lazily
+ * imported module in an init function named by its source path
+ * (`"src/cli/csv/read.ts"()`): a module was evaluated if its init function ran,
+ * and the modules with no such function (the entry's static imports) always are.
+ * Other files it loaded (the sandbox's bundle, npm packages) come from the trace.
+ * A later static import of the sandbox, CSV, prompts, the keychain or undici on
+ * these paths fails here, whatever the machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,18 +22,50 @@ const sandbox = useSandbox();
 const tracer = pathToFileURL(fileURLToPath(new URL('../helpers/load-trace.mjs', import.meta.url))).href;
 
 interface Loaded {
-  /** src/… files bundled into the dist files that were loaded. */
+  /** src/… files evaluated, from the bundle's init functions and the source maps of other dist files loaded. */
   sources: string[];
   /** npm packages loaded from node_modules (outside the bundle). */
   packages: string[];
 }
 
+/** `src/cli/api/client.ts` from a source-map entry or an init function's name, whatever the folder it was built in. */
+function srcPath(source: string): string | null {
+  const at = source.replace(/\\/g, '/').lastIndexOf('src/');
+  return at >= 0 ? source.replace(/\\/g, '/').slice(at) : null;
+}
+
+interface FunctionCoverage {
+  functionName: string;
+  ranges: { count: number }[];
+}
+
+/** The src/ modules of dist/cli.cjs that were evaluated, read from V8 coverage of the run. */
+function evaluatedInBundle(coverageDir: string, bundle: string): string[] {
+  const bundleUrl = pathToFileURL(bundle).href;
+  const scripts = readdirSync(coverageDir).flatMap(
+    (name) => (JSON.parse(readFileSync(join(coverageDir, name), 'utf8')) as { result: { url: string; functions: FunctionCoverage[] }[] }).result,
+  );
+  const script = scripts.find((s) => s.url === bundleUrl);
+  if (!script) return [];
+  const wrapped = new Map<string, boolean>();
+  for (const fn of script.functions) {
+    const path = /^src\//.test(fn.functionName) ? fn.functionName : null;
+    if (path) wrapped.set(path, (wrapped.get(path) ?? false) || fn.ranges[0]!.count > 0);
+  }
+  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+  const inBundle = map.sources.map(srcPath).filter((p): p is string => p !== null);
+  // No init function: a static import of the entry, evaluated whenever the bundle loads.
+  return inBundle.filter((path) => wrapped.get(path) ?? true);
+}
+
 async function traced(args: string[], extraEnv: Record<string, string> = {}): Promise<Loaded> {
   const dir = mkdtempSync(join(tmpdir(), 'msgctl-trace-'));
   const file = join(dir, 'trace.jsonl');
+  const coverage = join(dir, 'coverage');
   const dist = join(dirname(binPath()), '..', 'dist') + sep;
   try {
-    const r = await msgctl(args, { env: sandboxEnv(sandbox.current, { NODE_OPTIONS: `--import=${tracer}`, MSGCTL_LOAD_TRACE: file, ...extraEnv }) });
+    const env = sandboxEnv(sandbox.current, { NODE_OPTIONS: `--import=${tracer}`, MSGCTL_LOAD_TRACE: file, NODE_V8_COVERAGE: coverage, ...extraEnv });
+    const r = await msgctl(args, { env });
     expect(r.exitCode, r.stderr).toBe(0);
     const urls = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { url: string }).url);
     const sources = new Set<string>();
@@ -37,7 +73,9 @@ async function traced(args: string[], extraEnv: Record<string, string> = {}): Pr
     for (const url of urls) {
       const path = fileURLToPath(url);
       // The test build lives under node_modules/.cache: look for dist/ first.
-      if (path.startsWith(dist)) {
+      if (path === `${dist}cli.cjs`) {
+        for (const source of evaluatedInBundle(coverage, path)) sources.add(source);
+      } else if (path.startsWith(dist)) {
         let map: { sources: string[] };
         try {
           map = JSON.parse(readFileSync(`${path}.map`, 'utf8'));
@@ -45,8 +83,8 @@ async function traced(args: string[], extraEnv: Record<string, string> = {}): Pr
           continue; // dist/root-help.js and friends: generated, no map
         }
         for (const source of map.sources) {
-          const at = source.replace(/\\/g, '/').lastIndexOf('src/');
-          if (at >= 0) sources.add(source.replace(/\\/g, '/').slice(at));
+          const src = srcPath(source);
+          if (src) sources.add(src);
           else if (source.includes('node_modules/')) packages.add(/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)![1]!);
         }
       } else {
@@ -97,5 +135,21 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
     const httpClient = /^src\/cli\/api\/(client|http|transport|node-transport|proxy-transport)\.ts$/;
     expect(loaded.sources.filter((s) => httpClient.test(s) || HEAVY_SOURCES.some((h) => h.test(s)))).toEqual([]);
     expect(loaded.packages.filter((p) => HEAVY_PACKAGES.includes(p))).toEqual([]);
+  });
+});
+
+describe.skipIf(typeof registerHooks !== 'function')('the trace sees lazily loaded modules', () => {
+  it('send --csv --dry-run evaluates the CSV and batch modules it needs (so their absence above means something)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-trace-csv-'));
+    try {
+      const csv = join(dir, 'reminders.csv');
+      writeFileSync(csv, 'phone,first_name\n(212) 555-0100,Ada\n');
+      const loaded = await traced(['send', '--csv', csv, '--template', 'Hi {first_name}', '--dry-run']);
+      expect(loaded.sources).toContain('src/cli/csv/read.ts');
+      expect(loaded.sources.some((s) => s.startsWith('src/cli/batch/'))).toBe(true);
+      expect(loaded.packages).toContain('csv-parse');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
