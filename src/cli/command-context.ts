@@ -12,6 +12,7 @@ import type { ResolvedCredential } from './auth/credentials.js';
 import { looksLikeUuid } from './util/ids.js';
 import type { Context, Env, GlobalOptions, Io, Services } from './context.js';
 import { defaultServices } from './services.js';
+import { randomUuid } from './util/random-uuid.js';
 
 export class CommandContext implements Context {
   readonly out: Output;
@@ -172,7 +173,7 @@ export class CommandContext implements Context {
       if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
       return given.toLowerCase();
     }
-    return crypto.randomUUID();
+    return randomUuid();
   }
 }
 

@@ -116,7 +116,8 @@ export class ApiClient {
       options.signal?.throwIfAborted();
       await this.waitForRateLimit(options.signal);
       const headers = await this.buildHeaders(options);
-      const started = performance.now();
+      // Not performance.now(): the global's first read loads perf_hooks (~1–2 ms of every command's start).
+      const started = Date.now();
       let response: HttpResponse;
       const attemptSignal = anySignal(options.signal, this.opts.timeoutMs);
       try {
@@ -264,7 +265,7 @@ function networkCode(err: unknown, timedOut: boolean): string {
 }
 
 function ms(started: number): string {
-  return `${Math.round(performance.now() - started)}ms`;
+  return `${Date.now() - started}ms`;
 }
 
 /** The caller's signal combined with a per-attempt timeout, remembering which one fired. */
