@@ -51,6 +51,7 @@ describe('NodeTransport request heads', () => {
       });
       expect(await readText(response.body)).toBe('ok');
       await transport.request(url, { method: 'GET', headers: {} }).then((r) => readText(r.body));
+      await transport.request(url, { method: 'POST', headers: {} }).then((r) => readText(r.body));
     } finally {
       await transport.close();
     }
@@ -63,6 +64,8 @@ describe('NodeTransport request heads', () => {
     expect(lines).toContain('connection: keep-alive');
     expect(heads[1]!.split('\r\n')[0]).toBe('GET /v1/patient-messages?x=1 HTTP/1.1');
     expect(headerLines(heads[1]!).some((l) => l.startsWith('content-length:'))).toBe(false);
+    expect(headerLines(heads[2]!)).toContain('content-length: 0'); // not chunked
+    expect(headerLines(heads[2]!).some((l) => l.startsWith('transfer-encoding:'))).toBe(false);
   });
 
   it('names an IPv6 host in brackets, as the URL does', async () => {

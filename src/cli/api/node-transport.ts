@@ -17,6 +17,8 @@ const https = () => process.getBuiltinModule('node:https');
 /** Idle connections are dropped after this long (or a second before the server's Keep-Alive hint). */
 const IDLE_MS = 10_000;
 const MAX_SOCKETS = 32;
+/** Node's methods without a default body (no Content-Length: 0 for them). */
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_MS });
@@ -90,5 +92,8 @@ function headerList(url: URL, init: HttpRequest): string[] {
   for (const name of Object.keys(init.headers)) add(name.toLowerCase(), init.headers[name]!);
   if (find('host') === -1) list.unshift('host', url.host);
   if (init.body !== undefined) add('content-length', String(Buffer.byteLength(init.body)));
+  // A list is written when the request is made, before end(): a POST without a body would go
+  // chunked, where an object let end() say "Content-Length: 0" (methods that may carry a body).
+  else if (!NO_BODY_METHODS.has(init.method.toUpperCase())) add('content-length', '0');
   return list;
 }
