@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
+import { v5 as uuidv5 } from 'uuid';
 import { batchId, batchIdWithoutTarget, canonicalJson, hashingTap, rowKey } from '../../src/cli/batch/identity.js';
 
 const sha = 'a'.repeat(64);
@@ -60,8 +61,24 @@ describe('row keys', () => {
     expect(rowKey(batchId('c'.repeat(64), params, target), 2, request)).not.toBe(key);
   });
 
+  it('are the UUIDv5 of "row:sha256(canonical body)" in the batch namespace, as the uuid package computes it', () => {
+    // The row key has its own v5 code (speed); it must give the very keys earlier runs sent.
+    const bodies = ['Hi Ada', 'Grüße, Zoë — 10:30 🙂', '', 'x'.repeat(1600)];
+    for (const [i, body] of bodies.entries()) {
+      for (const row of [2, 10, 99_999, 1_048_577]) {
+        const req = { to: { phone: `+1555555${String(i).padStart(4, '0')}` }, body };
+        const expected = uuidv5(`${row}:${createHash('sha256').update(canonicalJson(req)).digest('hex')}`, batch);
+        expect(rowKey(batch, row, req)).toBe(expected);
+      }
+    }
+    const otherBatch = batchId('d'.repeat(64), params, target);
+    expect(rowKey(otherBatch, 2, request)).toBe(uuidv5(`2:${createHash('sha256').update(canonicalJson(request)).digest('hex')}`, otherBatch));
+  });
+
   it('ignore undefined members, as JSON.stringify does on the wire', () => {
     expect(canonicalJson({ b: 1, a: undefined, c: [1, { z: 2, y: null }] })).toBe('{"b":1,"c":[1,{"y":null,"z":2}]}');
+    expect(canonicalJson({ a: undefined })).toBe('{}');
+    expect(canonicalJson({ 'k"\u00e9': 'v\n', n: { b: 2, a: 1 } })).toBe('{"k\\"\u00e9":"v\\n","n":{"a":1,"b":2}}');
     expect(rowKey(batch, 2, { ...request, from: undefined })).toBe(rowKey(batch, 2, request));
   });
 });

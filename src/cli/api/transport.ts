@@ -25,12 +25,27 @@ export function createTransport(env: Env): HttpTransport {
 class RoutedTransport implements HttpTransport {
   private readonly direct = new NodeTransport();
   private proxied?: Promise<ProxyTransport>;
+  /** The route per origin and scheme: the environment does not change while the process runs. */
+  private readonly routes = new Map<string, string | null>();
 
   constructor(private readonly env: Env) {}
 
-  async request(url: URL, init: HttpRequest): Promise<HttpResponse> {
-    const proxy = proxyFor(url, this.env);
-    if (proxy === null) return this.direct.request(url, init);
+  request(url: URL, init: HttpRequest): Promise<HttpResponse> {
+    const origin = `${url.protocol}//${url.host}`;
+    let proxy = this.routes.get(origin);
+    if (proxy === undefined) {
+      proxy = proxyFor(url, this.env);
+      if (this.routes.size < ROUTES) this.routes.set(origin, proxy);
+    }
+    if (proxy !== null) return this.viaProxy(url, init, proxy);
+    try {
+      return this.direct.request(url, init);
+    } catch (err) {
+      return Promise.reject(err); // callers see every failure as a rejection, as from an async function
+    }
+  }
+
+  private async viaProxy(url: URL, init: HttpRequest, proxy: string): Promise<HttpResponse> {
     this.proxied ??= import('./proxy-transport.js').then((m) => new m.ProxyTransport());
     return (await this.proxied).request(url, init, proxy);
   }
@@ -41,6 +56,7 @@ class RoutedTransport implements HttpTransport {
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+const ROUTES = 64;
 
 /**
  * The proxy URL a request to `url` goes through, or null for a direct

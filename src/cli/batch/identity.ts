@@ -16,7 +16,7 @@
  * request (a profile's default number, a newer msgctl normalising a phone
  * differently) a new key instead of a 409 idempotency_key_reused.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, hash as oneShotHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 import type { BatchTarget } from './target.js';
@@ -52,14 +52,32 @@ export function batchIdWithoutTarget(csvSha256: string, params: BatchParams): st
 }
 
 export function rowKey(batch: string, row: number, request: unknown): string {
-  const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
-  return uuidv5(`${row}:${requestHash}`, namespaceBytes(batch));
+  const requestHash = oneShotHash('sha256', canonicalJson(request), 'hex');
+  return asciiUuidV5(`${row}:${requestHash}`, namespaceBytes(batch));
 }
 
-/** uuidv5 would parse the namespace string again for every row of the batch. */
-let parsedNamespace: { id: string; bytes: Uint8Array } | undefined;
-function namespaceBytes(batch: string): Uint8Array {
-  if (parsedNamespace?.id !== batch) parsedNamespace = { id: batch, bytes: parseUuid(batch) };
+/**
+ * UUIDv5 (RFC 9562 §5.5) of an ASCII name: the same bytes as uuid's v5(), which
+ * was ~5% of a batch's CPU (it converts the name through encodeURIComponent and
+ * hashes with a fresh Hash object each row). Row key names are ASCII by
+ * construction (digits, ':' and hex); batch ids keep uuid's v5 for any text.
+ */
+function asciiUuidV5(name: string, namespace: Buffer): string {
+  const input = Buffer.allocUnsafe(16 + name.length);
+  namespace.copy(input, 0);
+  input.write(name, 16, 'latin1');
+  const hex = oneShotHash('sha1', input, 'hex');
+  // Version 5 in the 13th hex digit; variant 10xx in the 17th (a hex string is cheaper than a Buffer here).
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${VARIANT[hex[16]!]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A hex digit with its top two bits set to 10: the RFC variant. */
+const VARIANT: Record<string, string> = Object.fromEntries([...'0123456789abcdef'].map((d, i) => [d, '89ab'[i & 3]!]));
+
+/** The batch id's 16 bytes, parsed once per batch rather than once per row. */
+let parsedNamespace: { id: string; bytes: Buffer } | undefined;
+function namespaceBytes(batch: string): Buffer {
+  if (parsedNamespace?.id !== batch) parsedNamespace = { id: batch, bytes: Buffer.from(parseUuid(batch)) };
   return parsedNamespace.bytes;
 }
 
@@ -67,8 +85,16 @@ function namespaceBytes(batch: string): Uint8Array {
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  // Plain loops: this runs for every row of a batch.
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `{${out}}`;
 }
 
 /**

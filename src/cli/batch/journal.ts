@@ -13,7 +13,7 @@
  * without its newline, and opening for append cuts it off first, so the next
  * entry starts on a line of its own.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeSync } from 'node:fs';
 import { mkdir, open, rename, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
@@ -175,8 +175,10 @@ export class JournalWriter {
       const data = this.pending.join('');
       this.pending = [];
       try {
+        // The write only fills the page cache, so it is done in place: one trip to libuv's
+        // threads per commit (the fsync) instead of two. The fsync stays off the event loop.
         const bytes = Buffer.from(data);
-        for (let at = 0; at < bytes.length; ) at += (await this.file.write(bytes, at)).bytesWritten;
+        for (let at = 0; at < bytes.length; ) at += writeSync(this.file.fd, bytes, at);
         await this.file.datasync();
       } catch (err) {
         this.error = new CliError(`Cannot write the journal ${this.path}: ${(err as Error).message}`);

@@ -131,15 +131,18 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
   let running = 0;
   let slotFreed: (() => void) | null = null;
   const nextFreeSlot = () => new Promise<void>((resolve) => (slotFreed = resolve));
-  const start = (row: number, request: SendMessageRequest) => {
+  // One async function per row rather than .catch().finally() on sendRow's promise: two promises fewer per row.
+  const start = async (row: number, request: SendMessageRequest) => {
     running++;
-    sendRow(row, request)
-      .catch((err: unknown) => void (fatal ??= err))
-      .finally(() => {
-        running--;
-        slotFreed?.();
-        slotFreed = null;
-      });
+    try {
+      await sendRow(row, request);
+    } catch (err) {
+      fatal ??= err;
+    } finally {
+      running--;
+      slotFreed?.();
+      slotFreed = null;
+    }
   };
 
   try {
@@ -156,7 +159,7 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
         await emit({ row: planned.row, outcome: previous, already_done: true });
         continue;
       }
-      start(planned.row, planned.request);
+      void start(planned.row, planned.request);
       if (running >= settings.concurrency) await nextFreeSlot();
     }
   } finally {
