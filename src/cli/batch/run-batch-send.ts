@@ -27,13 +27,11 @@ import { fileFingerprint, validatePass, type Validated } from './validate-pass.j
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
 import { summaryText, BatchTally } from './report.js';
-import { favourSteadyMemory } from './steady-memory.js';
 
 /** Default --retries for a batch: a long unattended run should ride out a bad minute, not give up rows. */
 export const BATCH_RETRIES = 8;
 
 export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<number> {
-  favourSteadyMemory();
   // The client (credential, HTTP stack) loads while the flags and the file are checked.
   if (!flags.dryRun && !ctx.opts.retriesGiven) ctx.opts.retries = BATCH_RETRIES;
   // The target (base URL + organization) is part of the batch's identity, so a dry run asks for it too.
