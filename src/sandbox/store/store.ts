@@ -38,6 +38,12 @@ export class SandboxStore {
   /** Statements for lazy walks not in use (a walk borrows one; two walks of one query need two). */
   private readonly idle = new Map<string, StatementSync[]>();
   private readingDepth = 0;
+  /**
+   * Moves on every write and every row handed out outside a GET (which may be changed in
+   * place and only written back at the end of the turn): something computed from the data
+   * at one value is still true while the value holds.
+   */
+  private generation = 0;
   private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
   /** `file` null: an in-memory database. */
@@ -88,8 +94,14 @@ export class SandboxStore {
     return this.seq;
   }
 
+  /** See `generation`: compare two readings to know whether the data may have changed between them. */
+  changeGeneration(): number {
+    return this.generation;
+  }
+
   /** Call after changing rows in place: they are written back now. */
   changed(): void {
+    this.generation++;
     for (const table of this.tables.values()) table.writeBack(true);
     for (const listener of this.listeners) listener();
   }
@@ -151,6 +163,7 @@ export class SandboxStore {
   }
 
   beginWrite(): void {
+    this.generation++;
     if (this.inTransaction || this.closed) return;
     this.sql.exec('BEGIN IMMEDIATE');
     this.inTransaction = true;
@@ -159,6 +172,7 @@ export class SandboxStore {
 
   /** Something was read or written: end the unit of work at the end of this turn. */
   touch(): void {
+    if (this.readingDepth === 0) this.generation++;
     if (this.settleScheduled || this.closed) return;
     this.settleScheduled = true;
     setImmediate(() => this.settle());

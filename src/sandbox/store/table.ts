@@ -206,7 +206,11 @@ export class Table<T extends { id: string }> {
 
   /** A row read again outside a GET may be changed in place: compare it at the end of the unit of work. */
   private held(known: { row: T; reading: boolean }): T {
-    if (known.reading && !this.store.isReading()) known.reading = false;
+    if (!this.store.isReading()) {
+      known.reading = false;
+      // It may be changed in place now: the store's change generation must move (see store.ts).
+      this.store.touch();
+    }
     return known.row;
   }
 
