@@ -56,6 +56,42 @@ describe('read caches', () => {
     expect((await page()).data.map((p) => p.id)).not.toContain(id);
   });
 
+  it('serves each patient of a page as GET /patients/{id} does (the page splices kept texts)', async () => {
+    for (let round = 0; round < 2; round++) {
+      const listed = await page();
+      expect(listed.data.length).toBeGreaterThan(3);
+      for (const p of listed.data) {
+        const one = await fetch(`${sandbox.current.baseUrl}/patients/${p.id}`, { headers: auth() });
+        expect(await one.json()).toEqual(p);
+      }
+    }
+  });
+
+  it('serves a stored patient changed behind its kept text (no object in memory) as stored now', async () => {
+    const { sb } = sandbox.current;
+    const id = randomUUID();
+    const orgId = sandbox.current.credentials.organization_id;
+    // insertOnly: no object is remembered, so every page reads the stored text.
+    sb.db.patients.insertOnly({
+      id, orgId, first_name: 'Stored', last_name: 'Only', date_of_birth: null, phone: '+12125550998', email: null, mrn: null,
+      optedOutFrom: [], created_at: '2000-01-01T00:00:00.000Z', deleted_at: null,
+    });
+    sb.store.settle();
+    const first = await page('page[limit]=1');
+    expect(first.data[0]).toMatchObject({ id, first_name: 'Stored', conversation_count: 0 });
+    expect((await page('page[limit]=1')).data).toEqual(first.data);
+
+    sb.store.sql.prepare(`UPDATE patients SET data = json_set(data, '$.first_name', 'Changed') WHERE id = ?`).run(id);
+    expect((await page('page[limit]=1')).data[0]).toMatchObject({ id, first_name: 'Changed', conversation_count: 0 });
+
+    sb.db.conversations.insertOnly({
+      id: randomUUID(), orgId, type: 'patient', title: 'Changed Only', created_at: new Date().toISOString(), participantIds: [], joinedAt: {},
+      patientId: id, phoneNumberId: null, channel: 'secure', last_message_at: null, seen_at: null,
+    });
+    sb.store.settle();
+    expect((await page('page[limit]=1')).data[0]).toMatchObject({ id, first_name: 'Changed', conversation_count: 1 });
+  });
+
   it('pages the same way asked twice, each next cursor usable and unforgeable', async () => {
     const first = await page('page[limit]=2');
     const again = await page('page[limit]=2');

@@ -25,6 +25,8 @@ export interface ApiRequest<Body = any> {
 export interface ApiResult {
   status: number;
   body?: unknown;
+  /** The body as JSON text already (instead of `body`; reads only: an idempotency record keeps `body`). */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -113,6 +115,7 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
 function answer(reply: FastifyReply, result: ApiResult): FastifyReply {
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
   reply.code(result.status);
+  if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
   if (result.body === undefined) return reply.send();
   reply.type('application/json; charset=utf-8');
   return reply.send(JSON.stringify(result.body));

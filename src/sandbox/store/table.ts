@@ -28,7 +28,7 @@ interface Handed<T> {
   json: string;
 }
 
-interface StoredRow {
+export interface StoredRow {
   id: string;
   data: string;
 }
@@ -158,6 +158,24 @@ export class Table<T extends { id: string }> {
     const sql = `SELECT id, data FROM ${this.name} WHERE ${condition} ORDER BY ${orderBy}${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`;
     const rows = this.store.statement(sql).all(...params) as unknown as StoredRow[];
     return rows.map(this.store.isReading() ? this.readOnly : this.adopt);
+  }
+
+  /**
+   * Stored rows as their text, not parsed: `id`, `data` and any further `columns` (SQL
+   * expressions over this table as `t`, e.g. a correlated count). For answers built from the
+   * stored JSON itself; a row with changes in memory not yet written back (inMemory()) must
+   * be served from that object instead.
+   */
+  texts<R extends StoredRow>(columns: string, condition: string, params: SQLInputValue[], orderBy: string, limit: number): R[] {
+    const extra = columns ? `, ${columns}` : '';
+    return this.store
+      .statement(`SELECT t.id AS id, t.data AS data${extra} FROM ${this.name} AS t WHERE ${condition} ORDER BY ${orderBy} LIMIT ${Math.floor(limit)}`)
+      .all(...params) as unknown as R[];
+  }
+
+  /** The object handed out for `id` in this unit of work, or still held somewhere (its stored text may be older). */
+  inMemory(id: string): T | undefined {
+    return this.handed.get(id)?.row ?? this.live.get(id)?.ref.deref();
   }
 
   count(condition: string, params: SQLInputValue[]): number {
