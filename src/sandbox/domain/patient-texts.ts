@@ -52,7 +52,7 @@ export function rosterTexts(
     params.push(String(after.key), after.id);
   }
   const rows = sb.db.patients.texts<StoredPatient>(
-    't.created_at AS created_at, (SELECT count(*) FROM conversations AS c WHERE c.patient_id = t.id) AS n',
+    't.data AS data, t.created_at AS created_at, (SELECT count(*) FROM conversations AS c WHERE c.patient_id = t.id) AS n',
     sql,
     params,
     'created_at, id',

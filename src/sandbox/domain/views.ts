@@ -35,7 +35,7 @@ export function patientView(
 }
 
 /** A patient-side message is unread until staff have seen the conversation after it arrived. */
-export function isUnread(conversation: ConversationRecord | undefined, m: MessageRecord): boolean {
+export function isUnread(conversation: Pick<ConversationRecord, 'seen_at'> | undefined, m: Pick<MessageRecord, 'senderKind' | 'created_at'>): boolean {
   if (m.senderKind !== 'patient') return false;
   return !conversation?.seen_at || conversation.seen_at < m.created_at;
 }

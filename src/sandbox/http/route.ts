@@ -115,10 +115,11 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
 function answer(reply: FastifyReply, result: ApiResult): FastifyReply {
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
   reply.code(result.status);
-  if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
-  if (result.body === undefined) return reply.send();
-  reply.type('application/json; charset=utf-8');
-  return reply.send(JSON.stringify(result.body));
+  if (result.json === undefined && result.body === undefined) return reply.send();
+  // Encoded once, as bytes: given a string, fastify measures its UTF-8 length (a pass over the
+  // whole text) and the socket encodes it again; a page of messages is a long two-byte string.
+  const text = result.json ?? JSON.stringify(result.body);
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 }
 
 function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRouteSpec): Principal {

@@ -18,7 +18,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './sqlite.js';
-import { createStatements } from './schema.js';
+import { createStatements, missingDerivedColumns } from './schema.js';
 import { Table } from './table.js';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -80,6 +80,8 @@ export class SandboxStore {
     let table = this.tables.get(name);
     if (!table) {
       for (const statement of createStatements(name)) this.sql.exec(statement);
+      const existing = (this.sql.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name);
+      for (const column of missingDerivedColumns(name, existing)) this.sql.exec(`ALTER TABLE ${name} ADD COLUMN ${column} TEXT`);
       table = new Table(this, name);
       this.tables.set(name, table);
     }
