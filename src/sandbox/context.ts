@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxStore } from './store/store.js';
 import type { Clock } from './clock.js';
 import { coreTables, type CoreTables } from './domain/records.js';
+import { messageText } from './domain/message-text.js';
 
 export interface SandboxOptions {
   port: number;
@@ -41,6 +42,8 @@ export class SandboxContext {
     readonly options: SandboxOptions,
   ) {
     this.db = coreTables(store);
+    // Every write of a message also stores its view's own part as text (pages splice it).
+    this.db.messages.derive('view', messageText);
     this.events.setMaxListeners(100);
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxStore } from '../../src/sandbox/store/store.js';
@@ -80,6 +80,37 @@ describe('SandboxStore (SQLite)', () => {
     expect(second.table<Row>('things').get('x')).toEqual({ id: 'x', phone: null });
     expect(second.nextSeq()).toBe(2);
     second.close();
+  });
+
+  it('fsyncs the commits a request waits for (with a frame of their own), and only those', async () => {
+    const file = join(tempDir(), 'sandbox.db');
+    const store = new SandboxStore(file);
+    const table = store.table<Row>('things');
+    store.settle();
+    // Which commits run under synchronous=FULL (an fsync of the WAL), and whether they wrote a frame:
+    // a commit that leaves every page as it was writes nothing and fsyncs nothing.
+    const log: string[] = [];
+    const exec = store.sql.exec.bind(store.sql);
+    let full = false;
+    store.sql.exec = (sql: string) => {
+      if (/^PRAGMA synchronous = /.test(sql)) full = sql.endsWith('FULL');
+      if (sql !== 'COMMIT') return exec(sql);
+      const before = statSync(`${file}-wal`).size;
+      exec(sql);
+      log.push(full ? `fsynced commit ${statSync(`${file}-wal`).size > before ? 'with a frame' : 'writing nothing'}` : 'commit');
+    };
+    table.insert({ id: 'a', phone: null }); // a background write: nobody waits for it
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(['commit']);
+    table.insert({ id: 'b', phone: null }); // a request's write, answered once durable
+    await store.durable();
+    expect(log).toEqual(['commit', 'commit', 'fsynced commit with a frame']);
+    table.get('b')!.n = 1;
+    await store.durable();
+    expect(log.slice(3)).toEqual(['commit', 'fsynced commit with a frame']);
+    await store.durable(); // nothing written since the last fsync
+    expect(log).toHaveLength(5);
+    store.close();
   });
 
   it('refuses an old JSON snapshot given as --data, leaving it untouched', () => {

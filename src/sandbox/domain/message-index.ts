@@ -62,7 +62,7 @@ export interface MessageScope {
 }
 
 /** SQL condition and parameters for a scope and window. */
-function where(scope: MessageScope, window: Window): { sql: string; params: SQLInputValue[] } {
+export function scopeCondition(scope: MessageScope, window: Window): { sql: string; params: SQLInputValue[] } {
   const parts: string[] = [];
   const params: SQLInputValue[] = [];
   if (scope.conversationIds) {
@@ -105,7 +105,7 @@ export function* walkMessages(
   let chunk = firstChunk;
   let rest = window;
   for (;;) {
-    const { sql, params } = where(scope, rest);
+    const { sql, params } = scopeCondition(scope, rest);
     const rows = sb.db.messages.where(sql, params, `created_ms ${dir}, id ${dir}`, chunk);
     yield* rows;
     if (rows.length < chunk) return undefined;
@@ -119,7 +119,7 @@ export function* walkMessages(
 export function latestPerConversation(sb: SandboxContext, scope: MessageScope, window: Window): Map<string, Position> {
   const latest = new Map<string, Position>();
   if (scope.conversationIds?.length === 0) return latest;
-  const { sql, params } = where(scope, window);
+  const { sql, params } = scopeCondition(scope, window);
   const rows = sb.store
     .prepare(
       `SELECT conversation_id AS c, created_ms AS ms, id FROM (

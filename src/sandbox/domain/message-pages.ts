@@ -64,7 +64,7 @@ export function messagesPage(sb: SandboxContext, req: ApiRequest, query: Message
   };
 }
 
-function readCursor(decoded: { key: number | string; id: string; extra?: unknown }): MessageCursor {
+export function readCursor(decoded: { key: number | string; id: string; extra?: unknown }): MessageCursor {
   const extra = decoded.extra as Partial<MessageCursor> | undefined;
   const isPosition = (p: unknown): p is Position =>
     !!p && typeof p === 'object' && Number.isFinite((p as Position).ms) && typeof (p as Position).id === 'string';

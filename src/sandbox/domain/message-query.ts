@@ -30,6 +30,8 @@ export interface MessageQuery {
   conversationId: string | null;
   /** Organization, patient conversations only, and `q`. */
   matches: (m: MessageRecord) => boolean;
+  /** A `q` narrows the list (beyond organization and patient conversations). */
+  filtered: boolean;
   /** Names this list for cursors: a cursor only continues the list it came from. */
   list: string;
 }
@@ -114,6 +116,7 @@ export function readMessageQuery(req: ApiRequest, sb: SandboxContext): MessageQu
     patientId,
     conversationId,
     matches: messageFilter(sb, orgId, predicate),
+    filtered: predicate !== null,
     list,
   };
 }

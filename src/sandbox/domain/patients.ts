@@ -114,35 +114,6 @@ export function orgPatients(sb: SandboxContext, orgId: string): PatientRecord[] 
   return sb.db.patients.where('org_id = ? AND deleted_at IS NULL', [orgId], 'created_at, id');
 }
 
-/**
- * Live patients of an organization after a (created_at, id) position, oldest
- * first, optionally only those with this phone and/or MRN; read lazily from
- * the roster index, so a page costs the rows it serves.
- */
-export function rosterAfter(
-  sb: SandboxContext,
-  orgId: string,
-  only: { phone?: string; mrn?: string },
-  after: { key: number | string; id: string } | null,
-  limit: number,
-): PatientRecord[] {
-  let sql = 'org_id = ? AND deleted_at IS NULL';
-  const params: (string | number)[] = [orgId];
-  if (only.phone !== undefined) {
-    sql += ' AND phone = ?';
-    params.push(only.phone);
-  }
-  if (only.mrn !== undefined) {
-    sql += ' AND mrn = ?';
-    params.push(only.mrn);
-  }
-  if (after) {
-    sql += ' AND (created_at, id) > (?, ?)';
-    params.push(String(after.key), after.id);
-  }
-  return sb.db.patients.where(sql, params, 'created_at, id', limit);
-}
-
 export function byCreation(a: PatientRecord, b: PatientRecord): number {
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -16,7 +16,7 @@ export function patientView(
   sb: SandboxContext,
   p: PatientRecord,
   matchedBy: Patient['matched_by'] = null,
-  /** Counted already for a whole page (conversationCounts), else counted here. */
+  /** Counted already for a whole page (patient-texts.ts), else counted here. */
   conversationCount = sb.db.conversations.count('patient_id = ?', [p.id]),
 ): Patient {
   return {
@@ -34,19 +34,8 @@ export function patientView(
   };
 }
 
-/** Conversations per patient, for a page of patients in one query. */
-export function conversationCounts(sb: SandboxContext, patientIds: string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  if (patientIds.length === 0) return counts;
-  const rows = sb.store
-    .statement(`SELECT patient_id AS p, count(*) AS n FROM conversations WHERE patient_id IN (${patientIds.map(() => '?').join(', ')}) GROUP BY patient_id`)
-    .all(...patientIds) as unknown as { p: string; n: number }[];
-  for (const r of rows) counts.set(r.p, Number(r.n));
-  return counts;
-}
-
 /** A patient-side message is unread until staff have seen the conversation after it arrived. */
-export function isUnread(conversation: ConversationRecord | undefined, m: MessageRecord): boolean {
+export function isUnread(conversation: Pick<ConversationRecord, 'seen_at'> | undefined, m: Pick<MessageRecord, 'senderKind' | 'created_at'>): boolean {
   if (m.senderKind !== 'patient') return false;
   return !conversation?.seen_at || conversation.seen_at < m.created_at;
 }

@@ -2,7 +2,7 @@
  * The sandbox HTTP server: request ids on every response, fault injection
  * and problem+json errors for /v1, then every route module.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import { ProblemError } from './problem.js';
@@ -49,28 +49,22 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
 
   installBodyParsers(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks, not async ones: an async hook costs a promise and a microtask on every
+  // request. A throw from a callback hook still becomes the error answer (fastify catches it).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/_sandbox/')) requireLoopbackHost(request, request.socket.localPort ?? 0);
     if (request.url.startsWith('/v1/')) rejectMalformedQuery(request);
-    if (!chaos || !request.url.startsWith('/v1/')) return;
-    for (const outcome of rollChaos(chaos)) {
-      if (outcome.kind === 'delay') await new Promise((r) => setTimeout(r, outcome.ms));
-      else if (outcome.kind === 'status') {
-        const code = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' }[outcome.status];
-        throw new ProblemError(outcome.status, code, 'Injected by sandbox --chaos.', [], {}, outcome.status === 429 ? { 'retry-after': '1' } : {});
-      } else if (outcome.kind === 'reset') {
-        request.sandboxReset = true;
-      }
-    }
+    if (!chaos || !request.url.startsWith('/v1/')) return done();
+    applyChaos(chaos, request).then(() => done(), done);
   });
 
   // A "reset" lets the handler do its work, then drops the connection instead of answering.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (request.sandboxReset) {
       request.raw.socket.destroy();
     }
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError | ProblemError, request, reply) => {
@@ -103,4 +97,16 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
 
   await registerAllRoutes(app, sb, faults);
   return app;
+}
+
+async function applyChaos(chaos: NonNullable<ReturnType<typeof parseChaos>>, request: FastifyRequest): Promise<void> {
+  for (const outcome of rollChaos(chaos)) {
+    if (outcome.kind === 'delay') await new Promise((r) => setTimeout(r, outcome.ms));
+    else if (outcome.kind === 'status') {
+      const code = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' }[outcome.status];
+      throw new ProblemError(outcome.status, code, 'Injected by sandbox --chaos.', [], {}, outcome.status === 429 ? { 'retry-after': '1' } : {});
+    } else if (outcome.kind === 'reset') {
+      request.sandboxReset = true;
+    }
+  }
 }

@@ -20,7 +20,30 @@ export interface Principal {
   expiresMs: number | null;
 }
 
+const KEYS_KEPT = 64;
+const keyPrincipals = new WeakMap<SandboxContext, { generation: number; byToken: Map<string, Principal> }>();
+
+/**
+ * An API key's principal depends on stored data only (keys do not expire), so it is kept
+ * while the store's change generation holds: any write, or any row handed out for a possible
+ * in-place change, drops every kept principal. Saves an SQL read and a parse per request.
+ * OAuth tokens expire by the clock and are always looked up.
+ */
 export function findPrincipal(sb: SandboxContext, token: string): Principal | null {
+  const generation = sb.store.changeGeneration();
+  let known = keyPrincipals.get(sb);
+  if (!known || known.generation !== generation) keyPrincipals.set(sb, (known = { generation, byToken: new Map() }));
+  const cached = known.byToken.get(token);
+  if (cached) return cached;
+  const principal = findStoredPrincipal(sb, token);
+  if (principal?.kind === 'api_key') {
+    if (known.byToken.size >= KEYS_KEPT) known.byToken.clear();
+    known.byToken.set(token, principal);
+  }
+  return principal;
+}
+
+function findStoredPrincipal(sb: SandboxContext, token: string): Principal | null {
   const key = sb.db.apiKeys.where('token = ?', [token]).find((k) => !k.deletedAt);
   if (key) {
     return {

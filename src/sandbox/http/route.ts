@@ -25,6 +25,8 @@ export interface ApiRequest<Body = any> {
 export interface ApiResult {
   status: number;
   body?: unknown;
+  /** The body as JSON text already (instead of `body`; reads only: an idempotency record keeps `body`). */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -57,10 +59,12 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
     url: `/v1${spec.url}`,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     // Before the body is read: an unauthenticated caller must not make the sandbox parse anything.
-    onRequest: async (request: FastifyRequest) => {
+    // Callback style: an async hook costs a promise and a microtask per request (a throw still answers).
+    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
       (request as FastifyRequest & { principal?: Principal }).principal = authenticate(sb, request, spec);
+      done();
     },
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
       const principal = (request as FastifyRequest & { principal?: Principal }).principal ?? authenticate(sb, request, spec);
       checkRateLimit(sb, principal.id);
       if (spec.body) checkBodyShape(request.body, spec.body);
@@ -74,30 +78,48 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
         raw: request,
       };
       const holdMs = request.sandboxHoldMs;
-      const run = async () => {
-        if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
-        return spec.method === 'GET' ? sb.store.reading(() => spec.handler(apiRequest, sb)) : spec.handler(apiRequest, sb);
-      };
-      // Idempotency keys belong to the organization (as with Stripe's per-account keys), not to
-      // one credential: a retry after an OAuth refresh or a key rotation must still replay.
-      const result = spec.idempotent
-        ? await withIdempotency(
-            sb,
-            principal.orgId,
-            headerValue(request.headers['idempotency-key']),
-            fingerprint(spec.method, request.url.split('?')[0]!, request.body ?? null),
-            run,
-          )
-        : await run();
-      // With --data, a write is on disk before it is confirmed: a crash after a 2xx loses nothing.
-      if (spec.method !== 'GET') await sb.durable?.();
-      for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
-      reply.code(result.status);
-      if (result.body === undefined) return reply.send();
-      reply.type('application/json; charset=utf-8');
-      return reply.send(JSON.stringify(result.body));
+      if (spec.method === 'GET' && !holdMs) {
+        // A read with a synchronous handler is answered in this turn: no promise hops per GET.
+        const result = sb.store.reading(() => spec.handler(apiRequest, sb));
+        if (result instanceof Promise) return result.then((r) => answer(reply, r));
+        answer(reply, result);
+        return undefined;
+      }
+      return answerLater(request, reply, apiRequest, principal, holdMs);
     },
   });
+
+  /** Writes, and reads held by a fault: idempotency, the hold, and durability before the answer. */
+  async function answerLater(request: FastifyRequest, reply: FastifyReply, apiRequest: ApiRequest, principal: Principal, holdMs: number) {
+    const run = async () => {
+      if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
+      return spec.method === 'GET' ? sb.store.reading(() => spec.handler(apiRequest, sb)) : spec.handler(apiRequest, sb);
+    };
+    // Idempotency keys belong to the organization (as with Stripe's per-account keys), not to
+    // one credential: a retry after an OAuth refresh or a key rotation must still replay.
+    const result = spec.idempotent
+      ? await withIdempotency(
+          sb,
+          principal.orgId,
+          headerValue(request.headers['idempotency-key']),
+          fingerprint(spec.method, request.url.split('?')[0]!, request.body ?? null),
+          run,
+        )
+      : await run();
+    // With --data, a write is on disk before it is confirmed: a crash after a 2xx loses nothing.
+    if (spec.method !== 'GET') await sb.durable?.();
+    return answer(reply, result);
+  }
+}
+
+function answer(reply: FastifyReply, result: ApiResult): FastifyReply {
+  if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
+  reply.code(result.status);
+  if (result.json === undefined && result.body === undefined) return reply.send();
+  // Encoded once, as bytes: given a string, fastify measures its UTF-8 length (a pass over the
+  // whole text) and the socket encodes it again; a page of messages is a long two-byte string.
+  const text = result.json ?? JSON.stringify(result.body);
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 }
 
 function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRouteSpec): Principal {

@@ -10,7 +10,7 @@
  * started with `recordRequests`). Over HTTP:
  * POST /_sandbox/faults {"faults": [{"status": 503, "method": "POST"}]}.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.js';
 
 export interface Fault {
@@ -62,34 +62,10 @@ export class FaultState {
 const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' } as const;
 
 export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/v1/')) return;
-    if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
-    const path = request.url.slice(3).split('?')[0]!;
-    const index = s.queue.findIndex(
-      (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
-    );
-    const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
-    const key = request.headers['idempotency-key'];
-    s.log?.push({
-      method: request.method,
-      path,
-      idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
-      fault: fault ? (fault.reset ? 'reset' : fault.holdMs !== undefined ? 'hold' : 'status') : null,
-    });
-    if (!fault) return;
-    if (fault.holdMs !== undefined) {
-      request.sandboxHoldMs = fault.holdMs;
-      return;
-    }
-    if (fault.reset) {
-      // app.ts drops the connection once the handler has answered.
-      request.sandboxReset = true;
-      return;
-    }
-    const status = fault.status ?? 503;
-    const headers: Record<string, string> = status === 429 ? { 'retry-after': String(fault.retryAfter ?? 1) } : {};
-    throw new ProblemError(status, CODES[status], 'Injected by the sandbox fault queue.', [], {}, headers);
+  // Callback style (a throw still answers the problem): no promise and microtask per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    applyQueuedFault(s, request);
+    done();
   });
 
   app.post('/_sandbox/faults', async (request, reply) => {
@@ -111,4 +87,34 @@ function isFault(value: unknown): value is Fault {
   const kinds = [f.status !== undefined, f.reset === true, f.holdMs !== undefined].filter(Boolean).length;
   const oneKind = kinds === 1 && holdOk;
   return statusOk && oneKind && (f.method === undefined || typeof f.method === 'string') && (f.path === undefined || typeof f.path === 'string');
+}
+
+function applyQueuedFault(s: FaultState, request: FastifyRequest): void {
+  if (!request.url.startsWith('/v1/')) return;
+  if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
+  const path = request.url.slice(3).split('?')[0]!;
+  const index = s.queue.findIndex(
+    (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
+  );
+  const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
+  const key = request.headers['idempotency-key'];
+  s.log?.push({
+    method: request.method,
+    path,
+    idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
+    fault: fault ? (fault.reset ? 'reset' : fault.holdMs !== undefined ? 'hold' : 'status') : null,
+  });
+  if (!fault) return;
+  if (fault.holdMs !== undefined) {
+    request.sandboxHoldMs = fault.holdMs;
+    return;
+  }
+  if (fault.reset) {
+    // app.ts drops the connection once the handler has answered.
+    request.sandboxReset = true;
+    return;
+  }
+  const status = fault.status ?? 503;
+  const headers: Record<string, string> = status === 429 ? { 'retry-after': String(fault.retryAfter ?? 1) } : {};
+  throw new ProblemError(status, CODES[status], 'Injected by the sandbox fault queue.', [], {}, headers);
 }

@@ -9,12 +9,18 @@ import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
 import { readMessageQuery } from '../domain/message-query.js';
 import { messagesPage } from '../domain/message-pages.js';
+import { messagesPageJson } from '../domain/message-text-pages.js';
 
 export function registerPatientMessageListRoute(app: FastifyInstance, sb: SandboxContext): void {
   apiRoute(app, sb, {
     method: 'GET',
     url: '/patient-messages',
     scope: 'messages.read',
-    handler: (req) => ({ status: 200, body: messagesPage(sb, req, readMessageQuery(req, sb)) }),
+    handler: (req) => {
+      const query = readMessageQuery(req, sb);
+      // Spliced from stored texts where it can be (message-text-pages.ts), else built from records.
+      const json = messagesPageJson(sb, req, query);
+      return json === null ? { status: 200, body: messagesPage(sb, req, query) } : { status: 200, json };
+    },
   });
 }

@@ -7,13 +7,13 @@ import type { SandboxContext } from '../context.js';
 import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
 import { problems } from '../http/problem.js';
 import { pageLimit, pageOf } from '../http/cursor.js';
-import { conversationCounts, patientView } from '../domain/views.js';
+import { patientView } from '../domain/views.js';
+import { rosterTexts } from '../domain/patient-texts.js';
 import {
   createOrMatchPatient,
   deletePatient,
   findPatient,
   orgPatients,
-  rosterAfter,
   updatePatient,
   validatePatientFields,
 } from '../domain/patients.js';
@@ -59,14 +59,11 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
         phone = normalized.e164;
       }
       const list = `patients:${phone ?? ''}:${mrn ?? ''}`;
-      let counts = new Map<string, number>();
-      const rows = (after: { key: number | string; id: string } | null) => {
-        // One row more than the page tells pageOf whether another page follows.
-        const page = rosterAfter(sb, req.principal.orgId, { phone, mrn }, after, pageLimit(req) + 1);
-        counts = conversationCounts(sb, page.map((p) => p.id));
-        return page;
-      };
-      return { status: 200, body: pageOf(sb, req, list, rows, (p) => p.created_at, (p) => patientView(sb, p, null, counts.get(p.id) ?? 0)) };
+      // One row more than the page tells pageOf whether another page follows.
+      const rows = (after: { key: number | string; id: string } | null) => rosterTexts(sb, req.principal.orgId, { phone, mrn }, after, pageLimit(req) + 1);
+      const page = pageOf(sb, req, list, rows, (p) => p.created_at, (p) => p.json);
+      // The rows are JSON texts already (patient-texts.ts): spliced, not parsed and serialised again.
+      return { status: 200, json: `{"data":[${page.data.join(',')}],"pagination":${JSON.stringify(page.pagination)}}` };
     },
   });
 

@@ -9,6 +9,12 @@
 interface TableShape {
   /** column name → JSON path in `data` (or a full SQL expression when it starts with '='). */
   columns: Record<string, string>;
+  /**
+   * Text columns written with `data`, derived from the record by a function the domain gives
+   * the table (Table.derive): what SQL cannot compute cheaply (messages.view: the message's
+   * API view as JSON text, see domain/message-texts.ts). NULL in rows written before it existed.
+   */
+  derived?: string[];
   /** index name suffix → column list (optionally with WHERE ...). */
   indexes: Record<string, string>;
 }
@@ -59,6 +65,7 @@ export const TABLE_SHAPES: Record<string, TableShape> = {
       in_flight: 'delivery_status, channel',
       replies: 'reply_to_id WHERE reply_to_id IS NOT NULL',
     },
+    derived: ['view'],
   },
   phone_numbers: { columns: { org_id: '$.orgId', number: '$.number' }, indexes: { org: 'org_id, number' } },
   api_keys: { columns: { org_id: '$.orgId', token: '$.token' }, indexes: { token: 'token' } },
@@ -77,10 +84,16 @@ export function createStatements(name: string): string[] {
     const expr = path.startsWith('=') ? path.slice(1) : `json_extract(data, '${path}')`;
     return `,\n  ${column} GENERATED ALWAYS AS (${expr}) VIRTUAL`;
   });
-  const statements = [`CREATE TABLE IF NOT EXISTS ${name} (\n  id TEXT PRIMARY KEY NOT NULL,\n  data TEXT NOT NULL${columns.join('')}\n)`];
+  const derived = (shape?.derived ?? []).map((column) => `,\n  ${column} TEXT`);
+  const statements = [`CREATE TABLE IF NOT EXISTS ${name} (\n  id TEXT PRIMARY KEY NOT NULL,\n  data TEXT NOT NULL${derived.join('')}${columns.join('')}\n)`];
   for (const [suffix, spec] of Object.entries(shape?.indexes ?? {})) {
     const [cols, where] = spec.split(' WHERE ');
     statements.push(`CREATE INDEX IF NOT EXISTS ${name}_${suffix} ON ${name} (${cols})${where ? ` WHERE ${where}` : ''}`);
   }
   return statements;
+}
+
+/** Derived columns a table made by an older msgctl lacks: added (NULL in its rows) by the store at open. */
+export function missingDerivedColumns(name: string, existing: string[]): string[] {
+  return (TABLE_SHAPES[name]?.derived ?? []).filter((column) => !existing.includes(column));
 }

@@ -6,14 +6,19 @@
  *
  * Writes of one turn of the event loop share a transaction, committed at the
  * end of the turn (`settle()`); the HTTP layer awaits `durable()` (that
- * commit) before it answers a write. With a file the journal is WAL with synchronous=FULL: a
- * committed write is on disk, and a crash (even kill -9) loses nothing that
- * was answered and leaves nothing half-written.
+ * commit) before it answers a write. With a file the journal is WAL: a commit
+ * that a request waits for is fsynced (on disk: a crash, even kill -9, loses
+ * nothing that was answered and leaves nothing half-written). A commit nobody
+ * waits for (the delivery worker and other background steps) is not fsynced
+ * by itself: it is in the WAL, in the OS's hands (safe from kill -9, and on
+ * disk with the next fsync, which covers every frame before it). On a busy
+ * disk an fsync takes tens of milliseconds with the event loop waiting, so
+ * requests should not queue behind fsyncs of background writes.
  */
 import { openSync, readSync, closeSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './sqlite.js';
-import { createStatements } from './schema.js';
+import { createStatements, missingDerivedColumns } from './schema.js';
 import { Table } from './table.js';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -31,6 +36,8 @@ export class SandboxStore {
   private seq: number;
   private seqDirty = false;
   private inTransaction = false;
+  /** With a file: frames were committed (synchronous=NORMAL) since the WAL was last fsynced. */
+  private unsynced = false;
   private settleScheduled = false;
   private checkpointTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -38,6 +45,12 @@ export class SandboxStore {
   /** Statements for lazy walks not in use (a walk borrows one; two walks of one query need two). */
   private readonly idle = new Map<string, StatementSync[]>();
   private readingDepth = 0;
+  /**
+   * Moves on every write and every row handed out outside a GET (which may be changed in
+   * place and only written back at the end of the turn): something computed from the data
+   * at one value is still true while the value holds.
+   */
+  private generation = 0;
   private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
   /** `file` null: an in-memory database. */
@@ -47,7 +60,8 @@ export class SandboxStore {
       this.sql = openDatabase(file ?? ':memory:');
       if (file) {
         this.sql.exec('PRAGMA journal_mode = WAL');
-        this.sql.exec('PRAGMA synchronous = FULL');
+        // NORMAL: a commit does not fsync by itself; commit() adds the fsync where a request waits.
+        this.sql.exec('PRAGMA synchronous = NORMAL');
         // Checkpoints (WAL → file) run when writes pause (see commit()); inside a long stream of writes
         // only once the WAL reaches 64 MB, so a request rarely waits for one.
         this.sql.exec('PRAGMA wal_autocheckpoint = 16384');
@@ -66,6 +80,8 @@ export class SandboxStore {
     let table = this.tables.get(name);
     if (!table) {
       for (const statement of createStatements(name)) this.sql.exec(statement);
+      const existing = (this.sql.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name);
+      for (const column of missingDerivedColumns(name, existing)) this.sql.exec(`ALTER TABLE ${name} ADD COLUMN ${column} TEXT`);
       table = new Table(this, name);
       this.tables.set(name, table);
     }
@@ -88,8 +104,14 @@ export class SandboxStore {
     return this.seq;
   }
 
+  /** See `generation`: compare two readings to know whether the data may have changed between them. */
+  changeGeneration(): number {
+    return this.generation;
+  }
+
   /** Call after changing rows in place: they are written back now. */
   changed(): void {
+    this.generation++;
     for (const table of this.tables.values()) table.writeBack(true);
     for (const listener of this.listeners) listener();
   }
@@ -151,6 +173,7 @@ export class SandboxStore {
   }
 
   beginWrite(): void {
+    this.generation++;
     if (this.inTransaction || this.closed) return;
     this.sql.exec('BEGIN IMMEDIATE');
     this.inTransaction = true;
@@ -159,19 +182,23 @@ export class SandboxStore {
 
   /** Something was read or written: end the unit of work at the end of this turn. */
   touch(): void {
+    if (this.readingDepth === 0) this.generation++;
     if (this.settleScheduled || this.closed) return;
     this.settleScheduled = true;
-    setImmediate(() => this.settle());
+    setImmediate(() => this.settle(false));
   }
 
-  /** Writes back changed rows, commits (on disk when a file), and ends the unit of work. */
-  settle(): void {
+  /**
+   * Writes back changed rows, commits, and ends the unit of work. On disk (fsynced) when
+   * `durable` or when a request waits in durable(); called from outside (start, close) it is.
+   */
+  settle(durable = true): void {
     this.settleScheduled = false;
     if (this.closed) return;
     const waiters = this.waiters;
     this.waiters = [];
     try {
-      this.commit();
+      this.commit(durable || waiters.length > 0);
     } catch (err) {
       for (const w of waiters) w.reject(err as Error);
       throw err;
@@ -179,19 +206,42 @@ export class SandboxStore {
     for (const w of waiters) w.resolve();
   }
 
-  private commit(): void {
+  /** `durable`: someone waits for this commit to be on disk (see the top of this file). */
+  private commit(durable: boolean): void {
     for (const table of this.tables.values()) table.writeBack(false);
-    if (this.seqDirty) {
-      this.beginWrite();
-      this.statement("INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value").run(this.seq);
-      this.seqDirty = false;
-    }
+    if (this.seqDirty) this.writeSeq();
     if (this.inTransaction) {
       this.inTransaction = false;
       this.sql.exec('COMMIT');
-      if (this.file) this.checkpointWhenIdle();
+      if (this.file) {
+        this.unsynced = true;
+        this.checkpointWhenIdle();
+      }
+    }
+    // The synchronous mode cannot change inside a transaction, and when one begins nobody knows
+    // yet whether a request will wait for it: so every commit is NORMAL, and one that is waited
+    // for is followed by a one-row FULL commit, whose fsync of the WAL covers every frame before it.
+    if (durable && this.unsynced) {
+      this.setSync('FULL');
+      this.beginWrite();
+      // A row that changes: a commit that leaves every page as it was writes no frame and fsyncs nothing.
+      this.statement("INSERT INTO counters (name, value) VALUES ('syncs', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1").run();
+      this.inTransaction = false;
+      this.sql.exec('COMMIT');
+      this.setSync('NORMAL');
+      this.unsynced = false;
     }
     for (const table of this.tables.values()) table.release();
+  }
+
+  private writeSeq(): void {
+    this.beginWrite();
+    this.statement("INSERT INTO counters (name, value) VALUES ('seq', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value").run(this.seq);
+    this.seqDirty = false;
+  }
+
+  private setSync(mode: 'FULL' | 'NORMAL'): void {
+    this.sql.exec(`PRAGMA synchronous = ${mode}`);
   }
 
   private checkpointWhenIdle(): void {

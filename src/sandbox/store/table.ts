@@ -28,7 +28,7 @@ interface Handed<T> {
   json: string;
 }
 
-interface StoredRow {
+export interface StoredRow {
   id: string;
   data: string;
 }
@@ -54,10 +54,19 @@ export class Table<T extends { id: string }> {
     if (this.live.get(id) === entry) this.live.delete(id);
   });
 
+  /** A derived text column (schema.ts `derived`) and the function making it from a record, written with `data`. */
+  private derived: { column: string; of: (row: T) => string | null } | null = null;
+
   constructor(
     private readonly store: TableHost,
     readonly name: string,
   ) {}
+
+  /** Writes `column` with every row from now on: `of(row)`, or NULL when it has none. */
+  derive(column: string, of: (row: T) => string | null): this {
+    this.derived = { column, of };
+    return this;
+  }
 
   get size(): number {
     return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name}`).get() as { n: number }).n);
@@ -93,7 +102,9 @@ export class Table<T extends { id: string }> {
     const json = JSON.stringify(row);
     this.handed.delete(row.id);
     try {
-      this.store.statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?)`).run(row.id, json);
+      if (this.derived) {
+        this.store.statement(`INSERT INTO ${this.name} (id, data, ${this.derived.column}) VALUES (?, ?, ?)`).run(row.id, json, this.derived.of(row));
+      } else this.store.statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?)`).run(row.id, json);
     } catch (err) {
       if ((err as { errcode?: number }).errcode === 1555) throw new Error(`duplicate id ${row.id}`);
       throw err;
@@ -107,9 +118,16 @@ export class Table<T extends { id: string }> {
     this.store.beginWrite();
     const json = JSON.stringify(row);
     this.handed.delete(row.id);
-    this.store
-      .statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
-      .run(row.id, json);
+    if (this.derived) {
+      const column = this.derived.column;
+      this.store
+        .statement(`INSERT INTO ${this.name} (id, data, ${column}) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, ${column} = excluded.${column}`)
+        .run(row.id, json, this.derived.of(row));
+    } else {
+      this.store
+        .statement(`INSERT INTO ${this.name} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`)
+        .run(row.id, json);
+    }
     return this.remember(row, json);
   }
 
@@ -160,6 +178,23 @@ export class Table<T extends { id: string }> {
     return rows.map(this.store.isReading() ? this.readOnly : this.adopt);
   }
 
+  /**
+   * Stored rows as their text, not parsed: `id` and `columns` (SQL expressions over this
+   * table as `t`: `t.data`, a derived text, a correlated count). For answers built from the
+   * stored JSON itself; a row with changes in memory not yet written back (inMemory()) must
+   * be served from that object instead.
+   */
+  texts<R extends { id: string }>(columns: string, condition: string, params: SQLInputValue[], orderBy: string, limit: number): R[] {
+    return this.store
+      .statement(`SELECT t.id AS id, ${columns} FROM ${this.name} AS t WHERE ${condition} ORDER BY ${orderBy} LIMIT ${Math.floor(limit)}`)
+      .all(...params) as unknown as R[];
+  }
+
+  /** The object handed out for `id` in this unit of work, or still held somewhere (its stored text may be older). */
+  inMemory(id: string): T | undefined {
+    return this.handed.get(id)?.row ?? this.live.get(id)?.ref.deref();
+  }
+
   count(condition: string, params: SQLInputValue[]): number {
     return Number((this.store.statement(`SELECT count(*) AS n FROM ${this.name} WHERE ${condition}`).get(...params) as { n: number }).n);
   }
@@ -176,7 +211,9 @@ export class Table<T extends { id: string }> {
       if (json === entry.json) continue;
       this.readCache.delete(row.id);
       this.store.beginWrite();
-      this.store.statement(`UPDATE ${this.name} SET data = ? WHERE id = ?`).run(json, row.id);
+      if (this.derived) {
+        this.store.statement(`UPDATE ${this.name} SET data = ?, ${this.derived.column} = ? WHERE id = ?`).run(json, this.derived.of(row), row.id);
+      } else this.store.statement(`UPDATE ${this.name} SET data = ? WHERE id = ?`).run(json, row.id);
       entry.json = json;
     }
   }
@@ -206,7 +243,11 @@ export class Table<T extends { id: string }> {
 
   /** A row read again outside a GET may be changed in place: compare it at the end of the unit of work. */
   private held(known: { row: T; reading: boolean }): T {
-    if (known.reading && !this.store.isReading()) known.reading = false;
+    if (!this.store.isReading()) {
+      known.reading = false;
+      // It may be changed in place now: the store's change generation must move (see store.ts).
+      this.store.touch();
+    }
     return known.row;
   }
 
