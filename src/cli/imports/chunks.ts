@@ -15,13 +15,19 @@ export interface ImportRowBody extends PatientInput {
   row: number;
 }
 
-export interface Chunk {
+/** Where a chunk's valid rows go: an array (a dry run shows them) or an ImportBody (body.ts: an upload). */
+export interface ValidRows {
+  push(row: ImportRowBody): unknown;
+  readonly length: number;
+}
+
+export interface Chunk<V extends ValidRows = ImportRowBody[]> {
   /** 1-based position among the file's chunks. */
   index: number;
   /** Spreadsheet rows of the first and last data row the chunk covers. */
   firstRow: number;
   lastRow: number;
-  valid: ImportRowBody[];
+  valid: V;
   invalid: LocalOutcome[];
 }
 
@@ -93,17 +99,29 @@ function duplicateOutcome(body: ImportRowBody, earlier: number, column: string |
   };
 }
 
+export function chunksOf(
+  rows: AsyncIterable<CsvRow>,
+  mapping: Pick<PatientColumnMapping, 'columns'>,
+  options: PatientRowOptions & { size: number },
+): AsyncGenerator<Chunk>;
+export function chunksOf<V extends ValidRows>(
+  rows: AsyncIterable<CsvRow>,
+  mapping: Pick<PatientColumnMapping, 'columns'>,
+  options: PatientRowOptions & { size: number },
+  validRows: () => V,
+): AsyncGenerator<Chunk<V>>;
 export async function* chunksOf(
   rows: AsyncIterable<CsvRow>,
   mapping: Pick<PatientColumnMapping, 'columns'>,
   options: PatientRowOptions & { size: number },
-): AsyncGenerator<Chunk> {
-  let chunk: Chunk | null = null;
+  validRows: () => ValidRows = () => [],
+): AsyncGenerator<Chunk<ValidRows>> {
+  let chunk: Chunk<ValidRows> | null = null;
   let count = 0;
   let index = 0;
   const duplicates = new DuplicateMrns();
   for await (const csvRow of rows) {
-    chunk ??= { index: ++index, firstRow: csvRow.row, lastRow: csvRow.row, valid: [], invalid: [] };
+    chunk ??= { index: ++index, firstRow: csvRow.row, lastRow: csvRow.row, valid: validRows(), invalid: [] };
     chunk.lastRow = csvRow.row;
     const checked = checkRow(csvRow, mapping, options);
     const earlier = checked.ok ? duplicates.check(checked.body) : null;

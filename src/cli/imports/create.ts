@@ -19,8 +19,9 @@ import { ExitCode } from '../output/exit-codes.js';
 import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
 import { isSupportedRegion } from '../util/phone.js';
-import { chunksOf, type Chunk } from './chunks.js';
-import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
+import { chunksOf, type Chunk, type ValidRows } from './chunks.js';
+import { ImportBody } from './body.js';
+import { chunkKeyOf, hashedFile, uploadNamespace } from './keys.js';
 import { dryRunColumns, formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress, type Progress } from './progress.js';
@@ -173,14 +174,14 @@ async function scanFile(ctx: Context, plan: Plan): Promise<{ sha256: string; dat
   return { sha256: hashed.sha256(), dataRows };
 }
 
-function count(tally: ImportTally, chunk: Chunk): void {
+function count(tally: ImportTally, chunk: Chunk<ValidRows>): void {
   tally.dataRows += chunk.valid.length + chunk.invalid.length;
   tally.valid += chunk.valid.length;
   tally.invalid += chunk.invalid.length;
 }
 
 /** Writes a chunk's invalid rows to stderr (through `write`, so a progress bar can step aside). */
-async function invalidRowReporter(ctx: Context, write: (text: string) => void): Promise<(chunk: Chunk) => Promise<void>> {
+async function invalidRowReporter(ctx: Context, write: (text: string) => void): Promise<(chunk: Chunk<ValidRows>) => Promise<void>> {
   const style = await ctx.out.style();
   return async (chunk) => {
     if (chunk.invalid.length === 0) return;
@@ -202,20 +203,21 @@ async function* sentChunks(
   namespace: () => Promise<string>,
   tally: ImportTally,
   writeStderr: (text: string) => void,
-): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
+): AsyncGenerator<{ chunk: Chunk<ValidRows>; created: PatientImport | null; mapping: PatientColumnMapping }> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   const report = await invalidRowReporter(ctx, writeStderr);
   try {
-    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
+    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions, () => new ImportBody())) {
       count(tally, chunk);
       await report(chunk);
       if (chunk.valid.length === 0) {
         yield { chunk, created: null, mapping };
         continue;
       }
-      const key = chunkKey(await namespace(), chunk.firstRow, chunk.lastRow, chunk.valid);
+      const { bytes, rowsDigest } = chunk.valid.finish();
+      const key = chunkKeyOf(await namespace(), chunk.firstRow, chunk.lastRow, rowsDigest);
       const response = await client.request<PatientImport>('POST', '/patient-imports', {
-        body: { rows: chunk.valid },
+        jsonBytes: bytes,
         idempotencyKey: key,
         signal: ctx.signal,
       });
@@ -291,7 +293,7 @@ async function uploadAndFollow(
   }
 }
 
-function chunkLine(chunk: Chunk, finished: PatientImport): string {
+function chunkLine(chunk: Chunk<ValidRows>, finished: PatientImport): string {
   const state = finished.status === 'completed' ? '' : ` [${finished.status}]`;
   return `${finished.id} (rows ${chunk.firstRow}–${chunk.lastRow}): ${finished.created} created, ${finished.matched} matched, ${finished.failed} failed${state}`;
 }
