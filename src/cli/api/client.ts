@@ -229,7 +229,8 @@ export class ApiClient {
   }
 }
 
-function parseBody(bytes: Buffer, contentType: string | string[] | undefined): unknown {
+/** A response body as `request` hands it back when not asked for the raw bytes. */
+export function parseBody(bytes: Buffer, contentType: string | string[] | undefined): unknown {
   if (bytes.length === 0) return null;
   // As TextDecoder reads it: a leading byte-order mark is not part of the text.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
