@@ -8,6 +8,7 @@ import type { CsvRow } from '../csv/read.js';
 import type { PatientColumnMapping } from '../csv/patient-columns.js';
 import { validatePatientRow, type PatientInput, type PatientRowOptions } from '../csv/patient-rows.js';
 import type { LocalOutcome, RowError } from './outcomes.js';
+import { MrnTable } from './mrn-table.js';
 
 /** One row of a POST /patient-imports body. */
 export interface ImportRowBody extends PatientInput {
@@ -59,25 +60,19 @@ export function checkRow(
  * created, leaving the record unchanged: a second row's different phone or
  * name would be dropped without a word. So a repeat with different details is
  * refused locally (invalid, code `duplicate`); an identical repeat loses
- * nothing and stays valid. Memory: one entry per distinct MRN (a number and a
- * 32-bit hash), about 100 bytes a row.
+ * nothing and stays valid. Memory: per distinct MRN its bytes and 20 bytes,
+ * outside the JS heap (mrn-table.ts).
  */
 export class DuplicateMrns {
-  private readonly firstRow = new Map<string, number>();
-  private readonly details = new Map<string, number>();
+  private readonly seen = new MrnTable();
 
   /** The earlier row this one conflicts with, or null. */
   check(body: ImportRowBody): number | null {
     if (!body.mrn) return null;
     const { row, ...patient } = body;
-    const hash = fnv1a(JSON.stringify(patient));
-    const earlier = this.firstRow.get(body.mrn);
-    if (earlier === undefined) {
-      this.firstRow.set(body.mrn, row);
-      this.details.set(body.mrn, hash);
-      return null;
-    }
-    return this.details.get(body.mrn) === hash ? null : earlier;
+    const details = fnv1a(JSON.stringify(patient));
+    const first = this.seen.firstSeen(body.mrn, row, details);
+    return first === null || first.details === details ? null : first.row;
   }
 }
 
