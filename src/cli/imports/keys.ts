@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { v5 as uuidv5 } from 'uuid';
 import type { BatchTarget } from '../batch/target.js';
+import { CSV_READ_BYTES } from '../csv/read.js';
 
 /** Namespace of msgctl import keys; changing it would make every re-run import again. */
 const IMPORT_KEY_NAMESPACE = 'bdf1db71-a2ee-4c98-b8f8-0255005a028d';
@@ -38,7 +39,7 @@ export function hashedFile(path: string): { stream: Readable; sha256: () => stri
     },
   });
   // Read errors (no such file…) reach the reader through `tap`.
-  pipeline(createReadStream(path), tap, () => {});
+  pipeline(createReadStream(path, { highWaterMark: CSV_READ_BYTES }), tap, () => {});
   return {
     stream: tap,
     sha256: () => {
