@@ -14,20 +14,27 @@
 import { rowsHash } from './keys.js';
 import type { ImportRowBody } from './chunks.js';
 
-/** Buffers are filled in blocks of this size: one allocation per ~400 rows. */
-const BLOCK_BYTES = 64 * 1024;
 /** A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair, 2 units, takes 4). */
 const MAX_BYTES_PER_UNIT = 3;
+
+/**
+ * The memory the bodies of one run are written into, one after the other:
+ * a Buffer that grows to the largest body and is then reused, so a chunk
+ * allocates nothing outside the heap either. A finished body's bytes are
+ * valid until the next body on the same BodyBytes starts writing (uploads
+ * are sequential: the next chunk is read after the previous one was sent).
+ */
+export class BodyBytes {
+  buffer: Buffer = Buffer.allocUnsafeSlow(256 * 1024);
+}
 
 export class ImportBody {
   /** Rows written so far. */
   length = 0;
-  private readonly blocks: Buffer[] = [];
-  private block = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   private used = 0;
   private readonly hash = rowsHash();
 
-  constructor() {
+  constructor(private readonly memory: BodyBytes = new BodyBytes()) {
     this.write('{"rows":[');
   }
 
@@ -40,22 +47,20 @@ export class ImportBody {
     this.length += 1;
   }
 
-  /** The whole body and the digest of its rows; the builder is spent after this. */
+  /** The whole body (see BodyBytes for how long it stays valid) and the digest of its rows. */
   finish(): { bytes: Buffer; rowsDigest: string } {
     this.write(']}');
-    this.blocks.push(this.block.subarray(0, this.used));
-    const bytes = this.blocks.length === 1 ? this.blocks[0]! : Buffer.concat(this.blocks);
-    this.blocks.length = 0;
-    return { bytes, rowsDigest: this.hash.digest() };
+    return { bytes: this.memory.buffer.subarray(0, this.used), rowsDigest: this.hash.digest() };
   }
 
   private write(text: string): void {
     const room = text.length * MAX_BYTES_PER_UNIT;
-    if (this.used + room > this.block.length) {
-      this.blocks.push(this.block.subarray(0, this.used));
-      this.block = Buffer.allocUnsafeSlow(Math.max(BLOCK_BYTES, room));
-      this.used = 0;
+    let buffer = this.memory.buffer;
+    if (this.used + room > buffer.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(buffer.length * 2, this.used + room));
+      buffer.copy(bigger, 0, 0, this.used);
+      buffer = this.memory.buffer = bigger;
     }
-    this.used += this.block.write(text, this.used, 'utf8');
+    this.used += buffer.write(text, this.used, 'utf8');
   }
 }
