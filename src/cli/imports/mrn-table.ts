@@ -6,8 +6,9 @@
  * and every entry survived a young-generation collection: across a large
  * file that survival alone made V8 grow its young generation to the maximum
  * (the CLI's peak memory then grew with the file). Here an entry is the
- * MRN's UTF-8 bytes in one growing Buffer plus 20 bytes in typed arrays, in
- * an open-addressing table: nothing per row for the collector to copy.
+ * MRN's UTF-8 bytes in one growing Buffer, 20 bytes of entry and 8 to 16 of
+ * slots in typed arrays (an open-addressing table at most half full), about
+ * 5 MB for 100,000 MRNs: nothing per row for the collector to copy.
  */
 
 const EMPTY = -1;
