@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunkKey, hashedFile, uploadNamespace } from '../../src/cli/imports/keys.js';
+import { chunkKey, chunkKeyOf, hashedFile, uploadNamespace } from '../../src/cli/imports/keys.js';
+import { ImportBody } from '../../src/cli/imports/body.js';
 import { chunksOf, checkRow } from '../../src/cli/imports/chunks.js';
 import { mergeByRow, serviceOutcome, ImportTally, type RowOutcome } from '../../src/cli/imports/outcomes.js';
 import type { CsvRow } from '../../src/cli/csv/read.js';
@@ -49,6 +50,29 @@ describe('chunk keys', () => {
     // sha256("a,b\n1,2\n")
     const { createHash } = await import('node:crypto');
     expect(hashed.sha256()).toBe(createHash('sha256').update('a,b\n1,2\n').digest('hex'));
+  });
+});
+
+describe('ImportBody', () => {
+  const ns = uploadNamespace({ sha256: 'a'.repeat(64) }, TARGET);
+  function written(rows: { row: number; first_name: string; last_name: string }[]) {
+    const body = new ImportBody();
+    for (const row of rows) body.push(row);
+    expect(body.length).toBe(rows.length);
+    return body.finish();
+  }
+
+  it('writes the bytes JSON.stringify({rows}) would, and the digest chunkKey hashes, across blocks and in any script', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ row: i + 2, first_name: `Zoë ${i} 👩‍⚕️`, last_name: i === 7 ? '€'.repeat(30_000) : `O'Brien "${i}"` }));
+    rows.push({ row: 3002, first_name: 'lone \ud800 surrogate', last_name: '\u2028' });
+    const { bytes, rowsDigest } = written(rows);
+    expect(bytes.length).toBeGreaterThan(128 * 1024); // more than one block, and a row bigger than a block
+    expect(bytes.equals(Buffer.from(JSON.stringify({ rows })))).toBe(true);
+    expect(chunkKeyOf(ns, 2, 3002, rowsDigest)).toBe(chunkKey(ns, 2, 3002, rows));
+  });
+
+  it('writes an empty list when no row was pushed', () => {
+    expect(written([]).bytes.toString()).toBe('{"rows":[]}');
   });
 });
 

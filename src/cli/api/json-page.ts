@@ -1,6 +1,8 @@
 /**
  * Splits a list response body (`{"data": [...], "pagination": {...}}`) into
  * the bytes of each record and the parsed rest, without parsing the records.
+ * (Any array-of-objects member can be split the same way: a finished
+ * import's `results`, imports/results.ts.)
  *
  * `--json` prints each record as the service sent it, one per line. Parsing a
  * page into objects only to serialise them again was most of the CLI's work
@@ -82,18 +84,61 @@ function skipValue(buf: Buffer, i: number): number {
 }
 
 export function splitListBody(buf: Buffer): SplitBody | null {
+  const records: [number, number][] = [];
+  const rest = splitMember(buf, 'data', (start, end) => records.push([start, end]));
+  return rest ? { records, rest } : null;
+}
+
+/** [start, end) byte offsets of many elements, in one typed array (outside the JS heap once large). */
+export class Offsets {
+  private pairs = new Uint32Array(2048);
+  length = 0;
+
+  push(start: number, end: number): void {
+    if (this.length * 2 === this.pairs.length) {
+      const bigger = new Uint32Array(this.pairs.length * 2);
+      bigger.set(this.pairs);
+      this.pairs = bigger;
+    }
+    this.pairs[this.length * 2] = start;
+    this.pairs[this.length * 2 + 1] = end;
+    this.length += 1;
+  }
+
+  start(i: number): number {
+    return this.pairs[i * 2]!;
+  }
+
+  end(i: number): number {
+    return this.pairs[i * 2 + 1]!;
+  }
+}
+
+/**
+ * Like splitListBody for any array-of-objects member (a finished import's
+ * `results`, imports/results.ts), with the offsets in one typed array: no
+ * small object per element.
+ */
+export function splitArrayMember(buf: Buffer, member: string): { elements: Offsets; rest: Record<string, unknown> } | null {
+  const elements = new Offsets();
+  const rest = splitMember(buf, member, (start, end) => elements.push(start, end));
+  return rest ? { elements, rest } : null;
+}
+
+/** Every top-level member but `member` parsed, `member`'s elements handed to `onElement`; null when not such a body. */
+function splitMember(buf: Buffer, member: string, onElement: (start: number, end: number) => void): Record<string, unknown> | null {
   try {
-    return split(buf);
+    return split(buf, member, onElement);
   } catch {
     return null;
   }
 }
 
-function split(buf: Buffer): SplitBody | null {
+function split(buf: Buffer, member: string, onElement: (start: number, end: number) => void): Record<string, unknown> | null {
   let i = skipSpace(buf, 0);
   if (buf[i] !== OPEN_BRACE) return null;
   i = skipSpace(buf, i + 1);
-  let records: [number, number][] | null = null;
+  let found = false;
   const rest: Record<string, unknown> = {};
   if (buf[i] === CLOSE_BRACE) return null;
   for (;;) {
@@ -104,15 +149,15 @@ function split(buf: Buffer): SplitBody | null {
     i = skipSpace(buf, keyEnd);
     if (buf[i] !== COLON) return null;
     i = skipSpace(buf, i + 1);
-    if (key === 'data' && buf[i] === OPEN_BRACKET) {
-      records = [];
+    if (key === member && buf[i] === OPEN_BRACKET) {
+      found = true;
       i = skipSpace(buf, i + 1);
       if (buf[i] === CLOSE_BRACKET) i++;
       else {
         for (;;) {
           const end = skipValue(buf, i);
           if (end < 0 || buf[i] !== OPEN_BRACE) return null;
-          records.push([i, end]);
+          onElement(i, end);
           i = skipSpace(buf, end);
           if (buf[i] === COMMA) i = skipSpace(buf, i + 1);
           else if (buf[i] === CLOSE_BRACKET) {
@@ -132,8 +177,8 @@ function split(buf: Buffer): SplitBody | null {
     else if (buf[i] === CLOSE_BRACE) break;
     else return null;
   }
-  if (skipSpace(buf, i + 1) !== buf.length || !records) return null;
-  return { records, rest };
+  if (skipSpace(buf, i + 1) !== buf.length || !found) return null;
+  return rest;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CsvRow } from '../csv/read.js';
 import type { PatientColumnMapping } from '../csv/patient-columns.js';
 import { validatePatientRow, type PatientInput, type PatientRowOptions } from '../csv/patient-rows.js';
 import type { LocalOutcome, RowError } from './outcomes.js';
+import { MrnTable } from './mrn-table.js';
 
 /** One row of a POST /patient-imports body. */
 export interface ImportRowBody extends PatientInput {
@@ -15,13 +16,19 @@ export interface ImportRowBody extends PatientInput {
   row: number;
 }
 
-export interface Chunk {
+/** Where a chunk's valid rows go: an array (a dry run shows them) or an ImportBody (body.ts: an upload). */
+export interface ValidRows {
+  push(row: ImportRowBody): unknown;
+  readonly length: number;
+}
+
+export interface Chunk<V extends ValidRows = ImportRowBody[]> {
   /** 1-based position among the file's chunks. */
   index: number;
   /** Spreadsheet rows of the first and last data row the chunk covers. */
   firstRow: number;
   lastRow: number;
-  valid: ImportRowBody[];
+  valid: V;
   invalid: LocalOutcome[];
 }
 
@@ -53,25 +60,19 @@ export function checkRow(
  * created, leaving the record unchanged: a second row's different phone or
  * name would be dropped without a word. So a repeat with different details is
  * refused locally (invalid, code `duplicate`); an identical repeat loses
- * nothing and stays valid. Memory: one entry per distinct MRN (a number and a
- * 32-bit hash), about 100 bytes a row.
+ * nothing and stays valid. Memory: per distinct MRN its bytes and 20 bytes,
+ * outside the JS heap (mrn-table.ts).
  */
 export class DuplicateMrns {
-  private readonly firstRow = new Map<string, number>();
-  private readonly details = new Map<string, number>();
+  private readonly seen = new MrnTable();
 
   /** The earlier row this one conflicts with, or null. */
   check(body: ImportRowBody): number | null {
     if (!body.mrn) return null;
     const { row, ...patient } = body;
-    const hash = fnv1a(JSON.stringify(patient));
-    const earlier = this.firstRow.get(body.mrn);
-    if (earlier === undefined) {
-      this.firstRow.set(body.mrn, row);
-      this.details.set(body.mrn, hash);
-      return null;
-    }
-    return this.details.get(body.mrn) === hash ? null : earlier;
+    const details = fnv1a(JSON.stringify(patient));
+    const first = this.seen.firstSeen(body.mrn, row, details);
+    return first === null || first.details === details ? null : first.row;
   }
 }
 
@@ -93,17 +94,29 @@ function duplicateOutcome(body: ImportRowBody, earlier: number, column: string |
   };
 }
 
+export function chunksOf(
+  rows: AsyncIterable<CsvRow>,
+  mapping: Pick<PatientColumnMapping, 'columns'>,
+  options: PatientRowOptions & { size: number },
+): AsyncGenerator<Chunk>;
+export function chunksOf<V extends ValidRows>(
+  rows: AsyncIterable<CsvRow>,
+  mapping: Pick<PatientColumnMapping, 'columns'>,
+  options: PatientRowOptions & { size: number },
+  validRows: () => V,
+): AsyncGenerator<Chunk<V>>;
 export async function* chunksOf(
   rows: AsyncIterable<CsvRow>,
   mapping: Pick<PatientColumnMapping, 'columns'>,
   options: PatientRowOptions & { size: number },
-): AsyncGenerator<Chunk> {
-  let chunk: Chunk | null = null;
+  validRows: () => ValidRows = () => [],
+): AsyncGenerator<Chunk<ValidRows>> {
+  let chunk: Chunk<ValidRows> | null = null;
   let count = 0;
   let index = 0;
   const duplicates = new DuplicateMrns();
   for await (const csvRow of rows) {
-    chunk ??= { index: ++index, firstRow: csvRow.row, lastRow: csvRow.row, valid: [], invalid: [] };
+    chunk ??= { index: ++index, firstRow: csvRow.row, lastRow: csvRow.row, valid: validRows(), invalid: [] };
     chunk.lastRow = csvRow.row;
     const checked = checkRow(csvRow, mapping, options);
     const earlier = checked.ok ? duplicates.check(checked.body) : null;

@@ -19,10 +19,12 @@ import { ExitCode } from '../output/exit-codes.js';
 import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
 import { isSupportedRegion } from '../util/phone.js';
-import { chunksOf, type Chunk } from './chunks.js';
-import { chunkKey, hashedFile, uploadNamespace } from './keys.js';
+import { chunksOf, type Chunk, type ValidRows } from './chunks.js';
+import { BodyBytes, ImportBody } from './body.js';
+import { chunkKeyOf, hashedFile, uploadNamespace } from './keys.js';
 import { dryRunColumns, formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
-import { processedRows, waitForImport } from './follow.js';
+import { processedRows, waitForImportResults } from './follow.js';
+import { inRowOrder } from './results.js';
 import { createProgress, type Progress } from './progress.js';
 
 export interface CreateFlags {
@@ -42,7 +44,6 @@ interface Plan {
 }
 
 export async function runImportCreate(ctx: Context, file: string, flags: CreateFlags): Promise<number> {
-  await keepHeapSmall();
   const region = await ctx.region(flags.region);
   if (!isSupportedRegion(region)) {
     throw new UsageError(`--region "${region}" is not a region code msgctl knows`, ['Use a two-letter country code such as US, CA or GB.']);
@@ -97,22 +98,6 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   }
   ctx.out.info(`${tally.summary('sent')} ${followHint(sentIds)}`);
   return tally.invalid > 0 ? ExitCode.Partial : ExitCode.Ok;
-}
-
-/**
- * V8 sizes its heap for throughput: each chunk's rows survive young-generation
- * collections, so it doubles the young generation to its maximum, and it lets
- * the old generation grow by up to several times between full collections.
- * Here that buys nothing (one chunk is live at a time) and costs tens of MB
- * of resident memory that grow with the file. A young generation that stays
- * put and an old one that grows by 20% keep the peak flat at the same speed
- * (bench/import.mjs). Both flags are read whenever V8 decides to grow, so
- * setting them at run time takes effect.
- */
-async function keepHeapSmall(): Promise<void> {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=20');
 }
 
 /** Opens the file and maps its header; an unusable file or mapping throws (exit 2). */
@@ -173,14 +158,14 @@ async function scanFile(ctx: Context, plan: Plan): Promise<{ sha256: string; dat
   return { sha256: hashed.sha256(), dataRows };
 }
 
-function count(tally: ImportTally, chunk: Chunk): void {
+function count(tally: ImportTally, chunk: Chunk<ValidRows>): void {
   tally.dataRows += chunk.valid.length + chunk.invalid.length;
   tally.valid += chunk.valid.length;
   tally.invalid += chunk.invalid.length;
 }
 
 /** Writes a chunk's invalid rows to stderr (through `write`, so a progress bar can step aside). */
-async function invalidRowReporter(ctx: Context, write: (text: string) => void): Promise<(chunk: Chunk) => Promise<void>> {
+async function invalidRowReporter(ctx: Context, write: (text: string) => void): Promise<(chunk: Chunk<ValidRows>) => Promise<void>> {
   const style = await ctx.out.style();
   return async (chunk) => {
     if (chunk.invalid.length === 0) return;
@@ -202,20 +187,22 @@ async function* sentChunks(
   namespace: () => Promise<string>,
   tally: ImportTally,
   writeStderr: (text: string) => void,
-): AsyncGenerator<{ chunk: Chunk; created: PatientImport | null; mapping: PatientColumnMapping }> {
+): AsyncGenerator<{ chunk: Chunk<ValidRows>; created: PatientImport | null; mapping: PatientColumnMapping }> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   const report = await invalidRowReporter(ctx, writeStderr);
   try {
-    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
+    const memory = new BodyBytes();
+    for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions, () => new ImportBody(memory))) {
       count(tally, chunk);
       await report(chunk);
       if (chunk.valid.length === 0) {
         yield { chunk, created: null, mapping };
         continue;
       }
-      const key = chunkKey(await namespace(), chunk.firstRow, chunk.lastRow, chunk.valid);
+      const { bytes, rowsDigest } = chunk.valid.finish();
+      const key = chunkKeyOf(await namespace(), chunk.firstRow, chunk.lastRow, rowsDigest);
       const response = await client.request<PatientImport>('POST', '/patient-imports', {
-        body: { rows: chunk.valid },
+        jsonBytes: bytes,
         idempotencyKey: key,
         signal: ctx.signal,
       });
@@ -272,26 +259,26 @@ async function uploadAndFollow(
     for await (const { chunk, created, mapping } of sentChunks(ctx, client, plan, namespace, tally, stderr)) {
       processedBefore += chunk.invalid.length;
       progress.update(processedBefore);
-      let service: RowOutcome[] = [];
+      let outcomes: Iterable<RowOutcome> = chunk.invalid;
       if (created) {
-        const finished = await waitForImport(client, created.id, {
+        const { current: finished, results } = await waitForImportResults(client, created.id, {
           signal: ctx.signal,
           onUpdate: (current) => progress.update(processedBefore + processedRows(current)),
         });
         processedBefore += finished.rows;
         progress.update(processedBefore);
         tally.addService(finished);
-        service = (finished.results ?? []).map((outcome) => serviceOutcome(outcome, finished.id, mapping.columns));
+        if (results) outcomes = inRowOrder(chunk.invalid, results, (outcome) => serviceOutcome(outcome, finished.id, mapping.columns));
         note(ctx, progress, chunkLine(chunk, finished));
       }
-      await progress.pause(() => ctx.out.list(mergeByRow(chunk.invalid, service), outcomeColumns));
+      await progress.pause(() => ctx.out.list(outcomes, outcomeColumns));
     }
   } finally {
     progress.stop();
   }
 }
 
-function chunkLine(chunk: Chunk, finished: PatientImport): string {
+function chunkLine(chunk: Chunk<ValidRows>, finished: PatientImport): string {
   const state = finished.status === 'completed' ? '' : ` [${finished.status}]`;
   return `${finished.id} (rows ${chunk.firstRow}–${chunk.lastRow}): ${finished.created} created, ${finished.matched} matched, ${finished.failed} failed${state}`;
 }

@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { v5 as uuidv5 } from 'uuid';
 import type { BatchTarget } from '../batch/target.js';
+import { CSV_READ_BYTES } from '../csv/read.js';
 
 /** Namespace of msgctl import keys; changing it would make every re-run import again. */
 const IMPORT_KEY_NAMESPACE = 'bdf1db71-a2ee-4c98-b8f8-0255005a028d';
@@ -38,7 +39,7 @@ export function hashedFile(path: string): { stream: Readable; sha256: () => stri
     },
   });
   // Read errors (no such file…) reach the reader through `tap`.
-  pipeline(createReadStream(path), tap, () => {});
+  pipeline(createReadStream(path, { highWaterMark: CSV_READ_BYTES }), tap, () => {});
   return {
     stream: tap,
     sha256: () => {
@@ -65,7 +66,21 @@ export function uploadNamespace(identity: { sha256: string } | { callerKey: stri
  * they are hashed one by one, so no second copy of a large body is built.
  */
 export function chunkKey(namespace: string, firstRow: number, lastRow: number, rows: readonly unknown[]): string {
+  const hash = rowsHash();
+  for (const row of rows) hash.add(JSON.stringify(row));
+  return chunkKeyOf(namespace, firstRow, lastRow, hash.digest());
+}
+
+/** The same key from the rows' digest, for a body that hashed its rows while writing them (body.ts). */
+export function chunkKeyOf(namespace: string, firstRow: number, lastRow: number, rowsDigest: string): string {
+  return uuidv5(`rows:${firstRow}-${lastRow}:${rowsDigest}`, namespace);
+}
+
+/** The digest of a chunk's rows: each row's JSON text, one per line. Changing it would make every re-run import again. */
+export function rowsHash(): { add(rowJson: string): void; digest(): string } {
   const hash = createHash('sha256');
-  for (const row of rows) hash.update(JSON.stringify(row)).update('\n');
-  return uuidv5(`rows:${firstRow}-${lastRow}:${hash.digest('hex')}`, namespace);
+  return {
+    add: (rowJson) => void hash.update(rowJson).update('\n'),
+    digest: () => hash.digest('hex'),
+  };
 }
