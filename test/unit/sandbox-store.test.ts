@@ -21,6 +21,30 @@ function tempDir(): string {
 }
 
 describe('SandboxStore (SQLite)', () => {
+  it('deferChanges holds the write-back of changed() until the work ends, and moves the generation at once', () => {
+    const store = new SandboxStore();
+    const table = store.table<Row>('things');
+    table.insert({ id: 'a', phone: '+1' });
+    store.settle();
+    const storedPhone = () => (JSON.parse((store.sql.prepare('SELECT data FROM things WHERE id = ?').get('a') as { data: string }).data) as Row).phone;
+    const before = store.changeGeneration();
+    store.deferChanges(() => {
+      table.get('a')!.phone = '+2';
+      store.changed();
+      expect(store.changeGeneration()).toBeGreaterThan(before);
+      expect(storedPhone()).toBe('+1'); // not written back yet
+      table.insert({ id: 'b', phone: '+3' }); // inserts are visible at once
+      expect((store.sql.prepare('SELECT count(*) AS n FROM things').get() as { n: number }).n).toBe(2);
+    });
+    expect(storedPhone()).toBe('+2'); // one write-back when the work ended
+    // Without a change inside, ending the work writes nothing back.
+    table.get('a')!.phone = '+4';
+    store.deferChanges(() => undefined);
+    expect(storedPhone()).toBe('+2');
+    store.settle();
+    expect(storedPhone()).toBe('+4');
+  });
+
   it('keeps insertion order, finds by id, and writes back rows changed in place', () => {
     const store = new SandboxStore();
     const table = store.table<Row>('things');

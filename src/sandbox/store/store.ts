@@ -51,6 +51,9 @@ export class SandboxStore {
    * at one value is still true while the value holds.
    */
   private generation = 0;
+  /** deferChanges: how deep, and whether a changed() came meanwhile. */
+  private deferring = 0;
+  private changePending = false;
   private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
   /** `file` null: an in-memory database. */
@@ -109,11 +112,36 @@ export class SandboxStore {
     return this.generation;
   }
 
-  /** Call after changing rows in place: they are written back now. */
+  /** Call after changing rows in place: they are written back now (or when deferChanges ends). */
   changed(): void {
     this.generation++;
+    if (this.deferring > 0) {
+      this.changePending = true;
+      return;
+    }
     for (const table of this.tables.values()) table.writeBack(true);
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Runs `work` (synchronous) with the write-back of changed() held until it ends: one
+   * write-back for a batch of records instead of one each. The write-back compares every
+   * row handed out in this unit of work, and an import batch holds its import, whose
+   * pending rows and results make a JSON text of up to a few MB: compared after every
+   * patient it creates, that was ~3 ms a row (a 100,000-row import took over 25 minutes).
+   * Only for work that writes through insert/put (visible to SQL at once) and reads
+   * nothing it changed in place; the generation still moves at every change.
+   */
+  deferChanges<R>(work: () => R): R {
+    this.deferring++;
+    try {
+      return work();
+    } finally {
+      if (--this.deferring === 0 && this.changePending) {
+        this.changePending = false;
+        this.changed();
+      }
+    }
   }
 
   onChange(listener: () => void): () => void {

@@ -26,7 +26,8 @@ export function startImportRunner(sb: SandboxContext): () => void {
     if (stopped) return;
     let finished: boolean;
     try {
-      finished = advanceImport(sb, record, BATCH_ROWS, BATCH_BUDGET_MS);
+      // One write-back per batch, not one per patient created (see Store.deferChanges).
+      finished = sb.store.deferChanges(() => advanceImport(sb, record, BATCH_ROWS, BATCH_BUDGET_MS));
     } catch (err) {
       sb.options.log?.(`import ${record.id} stopped: ${(err as Error).stack}`);
       failImport(sb, record);
