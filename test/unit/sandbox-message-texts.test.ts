@@ -76,4 +76,26 @@ describe('patient message pages from stored texts', () => {
     // Oldest first pages the same messages the other way round.
     expect((await everyMessage('after=2000-01-01&order=asc')).map((m) => m.id)).toEqual([...before.map((m) => m.id)].reverse());
   });
+
+  it('a patient renamed between two pages of one walk reads with the new name on the next page', async () => {
+    type WithPatient = Page['data'][number] & { patient?: { id: string; name: string } };
+    const pageOf = async (cursor: string | null) => {
+      const res = await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&page[limit]=100${cursor ? `&page[after]=${encodeURIComponent(cursor)}` : ''}`, { headers: auth() });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { data: WithPatient[]; pagination: { next_cursor: string | null } };
+    };
+    const first = await pageOf(null);
+    const second = await pageOf(first.pagination.next_cursor);
+    // A patient on both pages (the seeded traffic is long-tailed: the busiest write on every page).
+    const onSecond = new Set(second.data.map((m) => m.patient?.id).filter(Boolean));
+    const patient = first.data.find((m) => m.patient && onSecond.has(m.patient.id))!.patient!;
+    const renamed = await fetch(`${sandbox.current.baseUrl}/patients/${patient.id}`, {
+      method: 'PATCH', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'Renamed' }),
+    });
+    expect(renamed.status).toBe(200);
+    const again = await pageOf(first.pagination.next_cursor);
+    const theirs = again.data.filter((m) => m.patient?.id === patient.id);
+    expect(theirs.length).toBeGreaterThan(0);
+    for (const m of theirs) expect(m.patient!.name).toMatch(/^Renamed /);
+  });
 });

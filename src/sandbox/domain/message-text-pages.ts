@@ -30,13 +30,13 @@ export function messagesPageJson(sb: SandboxContext, req: ApiRequest, query: Mes
   const raw = queryParam(req, 'page[after]');
   const cursor = raw ? readCursor(decodeCursor(sb, raw, query.list)) : null;
   const window = cursor ? narrow(query.window, after(cursor.at, query.order)) : query.window;
-  const parts = new PageParts(sb, query);
+  const parts = pageParts(sb, query.orgId);
   const texts: string[] = [];
   let last: Position | null = null;
   let hasMore = false;
   const scope = { orgId: query.orgId, conversationIds: conversationScope(sb, query) };
   for (const row of walkTexts(sb, scope, window, query.order, limit + 1)) {
-    const served = parts.text(row);
+    const served = parts.text(row, query);
     if (!served) continue;
     if (texts.length === limit) {
       hasMore = true;
@@ -70,7 +70,26 @@ function* walkTexts(sb: SandboxContext, scope: MessageScope, window: Window, ord
   }
 }
 
-/** Splices one page: the conversation, number and patient parts are made once per page. */
+/**
+ * The parts of one organization's pages, kept from page to page while the store's change
+ * generation holds: a long `--all` walk touches the same few hundred conversations and
+ * patients on every page, and remaking their parts was ~10% of the sandbox's work per page.
+ * Any write (or any row handed out for a possible change) moves the generation and starts
+ * afresh; so does growing past PARTS_KEPT entries, which bounds the memory.
+ */
+const partsKept = new WeakMap<SandboxContext, { generation: number; orgId: string; parts: PageParts }>();
+const PARTS_KEPT = 20_000;
+
+function pageParts(sb: SandboxContext, orgId: string): PageParts {
+  const generation = sb.store.changeGeneration();
+  const kept = partsKept.get(sb);
+  if (kept && kept.generation === generation && kept.orgId === orgId && kept.parts.size() < PARTS_KEPT) return kept.parts;
+  const parts = new PageParts(sb, orgId);
+  partsKept.set(sb, { generation, orgId, parts });
+  return parts;
+}
+
+/** Splices pages: the conversation, number and patient parts are made once (see pageParts). */
 class PageParts {
   private readonly conversations = new Map<string, { title: string; seenAt: string | null } | null>();
   private readonly numbers = new Map<string, string>();
@@ -78,15 +97,19 @@ class PageParts {
 
   constructor(
     private readonly sb: SandboxContext,
-    private readonly query: MessageQuery,
+    private readonly orgId: string,
   ) {}
 
+  size(): number {
+    return this.conversations.size + this.numbers.size + this.patients.size;
+  }
+
   /** The message's view as JSON and its position, or null when the list does not serve it (not a patient conversation). */
-  text(row: StoredText): { json: string; at: Position } | null {
+  text(row: StoredText, query: MessageQuery): { json: string; at: Position } | null {
     const parsed = row.view !== null && !this.sb.db.messages.inMemory(row.id) ? readMessageText(row.view) : null;
     if (!parsed) {
       const m = this.sb.db.messages.get(row.id);
-      if (!m || !this.query.matches(m)) return null;
+      if (!m || !query.matches(m)) return null;
       return { json: J(messageView(this.sb, m)), at: { ms: m.createdMs, id: m.id } };
     }
     const conversation = this.conversation(parsed.conversationId);
@@ -102,7 +125,7 @@ class PageParts {
     let known = this.conversations.get(id);
     if (known === undefined) {
       const c = this.sb.db.conversations.get(id);
-      known = c && c.orgId === this.query.orgId && c.type === 'patient' ? { title: J(c.title ?? ''), seenAt: c.seen_at } : null;
+      known = c && c.orgId === this.orgId && c.type === 'patient' ? { title: J(c.title ?? ''), seenAt: c.seen_at } : null;
       this.conversations.set(id, known);
     }
     return known;
