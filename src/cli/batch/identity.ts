@@ -20,6 +20,7 @@ import { createHash, hash as oneShotHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
 import type { BatchTarget } from './target.js';
+import { uuidFromHex } from '../util/ids.js';
 
 /** Changing this would give every batch a new identity, so re-runs of old batches would send again. */
 const BATCH_NAMESPACE = '0b9e6f3c-58d1-4a7e-9c2b-7d4e1f0a6c35';
@@ -66,13 +67,8 @@ function asciiUuidV5(name: string, namespace: Buffer): string {
   const input = Buffer.allocUnsafe(16 + name.length);
   namespace.copy(input, 0);
   input.write(name, 16, 'latin1');
-  const hex = oneShotHash('sha1', input, 'hex');
-  // Version 5 in the 13th hex digit; variant 10xx in the 17th (a hex string is cheaper than a Buffer here).
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${VARIANT[hex[16]!]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidFromHex(oneShotHash('sha1', input, 'hex'), 5);
 }
-
-/** A hex digit with its top two bits set to 10: the RFC variant. */
-const VARIANT: Record<string, string> = Object.fromEntries([...'0123456789abcdef'].map((d, i) => [d, '89ab'[i & 3]!]));
 
 /** The batch id's 16 bytes, parsed once per batch rather than once per row. */
 let parsedNamespace: { id: string; bytes: Buffer } | undefined;

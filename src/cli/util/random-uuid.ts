@@ -5,13 +5,12 @@
  * macOS the same kernel generator is read directly from /dev/urandom; anywhere
  * it cannot be read (Windows, a chroot without /dev), node:crypto does it.
  */
+import { uuidFromHex } from './ids.js';
+
 export function randomUuid(): string {
   const bytes = kernelRandomBytes(16);
   if (!bytes) return process.getBuiltinModule('node:crypto').randomUUID();
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562 variant
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidFromHex(bytes.toString('hex'), 4);
 }
 
 /** `size` bytes from /dev/urandom, or null where there is no such device or it gives short. */
