@@ -21,6 +21,12 @@ function loginEnv() {
   });
 }
 
+/** Signs in at the authorize URL as the org admin, approves, and follows the redirect to the CLI's callback. */
+async function approveAt(url: string): Promise<void> {
+  const decision = await decideViaHttp(url, { decision: 'approve' });
+  await (await fetch(decision.location!)).text();
+}
+
 /** A browser that signs in as the org admin and approves, recording what it was asked to open. */
 function approvingBrowser() {
   const opened: string[] = [];
@@ -28,10 +34,7 @@ function approvingBrowser() {
   const openBrowser = async (url: string) => {
     opened.push(url);
     // The CLI waits for the callback after opening: answer in the background, as a real browser would.
-    done = (async () => {
-      const decision = await decideViaHttp(url, { decision: 'approve' });
-      await (await fetch(decision.location!)).text();
-    })();
+    done = approveAt(url);
   };
   return { openBrowser, opened, finished: () => done };
 }
@@ -66,10 +69,7 @@ describe('msgctl login with an injected browser', () => {
     let user: Promise<unknown> = Promise.resolve();
     const openBrowser = async (url: string) => {
       // The person copies the printed URL into a browser themselves.
-      user = (async () => {
-        const decision = await decideViaHttp(url, { decision: 'approve' });
-        await (await fetch(decision.location!)).text();
-      })();
+      user = approveAt(url);
       throw new Error('no browser here');
     };
     const r = await msgctl(['login', '--insecure-storage'], { env, services: { openBrowser } });
