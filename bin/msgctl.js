@@ -4,7 +4,7 @@
 // from the real command tree, without loading it: they are what install checks, scripts and
 // newcomers run most, and commander alone costs more start-up than they should.
 import './check-node.js';
-import './compile-cache.js';
+import { loadCli } from './code-cache.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -14,9 +14,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { ROOT_HELP } = await import('../dist/root-help.js');
   process.stdout.write(ROOT_HELP);
 } else if (!(await printedPrebuiltHelp(args))) {
-  // One CommonJS file, required rather than imported: no ESM module jobs (see scripts/build.mjs).
-  const { createRequire } = process.getBuiltinModule('node:module');
-  await createRequire(import.meta.url)('../dist/cli.cjs').main();
+  // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
+  await loadCli(args[0]).main();
 }
 
 /**
@@ -29,7 +28,7 @@ async function printedPrebuiltHelp(args) {
   if (args.length < 2 || (last !== '--help' && last !== '-h')) return false;
   const words = args.slice(0, -1);
   if (!words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
-  // Not `import('node:fs')`: its ESM facade loads fs streams (start-up; see compile-cache.js).
+  // Not `import('node:fs')`: its ESM facade loads fs streams (start-up; see code-cache.js).
   const { readFileSync } = process.getBuiltinModule('node:fs');
   let text;
   try {

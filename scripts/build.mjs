@@ -39,16 +39,21 @@ const common = {
 
 const SANDBOX_ENTRY = /[\\/]sandbox[\\/]entry\.(js|ts)$/;
 
-await Promise.all([
+const [cliBuild] = await Promise.all([
   build({
     ...common,
     entryPoints: { cli: 'src/cli/cli.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    metafile: true,
     // The CLI's two uses of import.meta.url (createRequire for lazily loaded packages) in CommonJS.
     define: { ...common.define, 'import.meta.url': '__msgctlModuleUrl' },
-    banner: { js: "const __msgctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // `Import`: see routeDynamicImports below. "use strict" first: the directive below the
+    // banner would be a plain string, leaving the whole bundle in sloppy mode.
+    banner: {
+      js: "'use strict'; const __msgctlModuleUrl = require('node:url').pathToFileURL(__filename).href, Import = (specifier) => require('./dynamic-import.cjs')(specifier);",
+    },
     plugins: [
       {
         name: 'msgctl-cli',
@@ -80,6 +85,33 @@ await Promise.all([
     banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
   }),
 ]);
+await routeDynamicImports(resolve(outdir, 'cli.cjs'), cliBuild.metafile);
+
+/**
+ * bin/code-cache.js runs dist/cli.cjs as a vm.Script (to keep the code V8 compiled
+ * for a command), and a vm.Script may not call import() without Node's experimental
+ * vm-modules flag. So each import() of the bundle (the sandbox's bundle, ESM-only
+ * packages, a few built-ins) becomes Import(), the banner's function, which calls
+ * import() from dist/dynamic-import.cjs, a module Node compiles itself; specifiers
+ * resolve from dist/ as before. Same length as `import`, so the source map holds.
+ */
+async function routeDynamicImports(file, metafile) {
+  const text = await readFile(file, 'utf8');
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint === 'src/cli/cli.ts');
+  const expected = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external).length;
+  if (/\bImport\s*[(=]/.test(text.replace(/^[^\n]*\n/, ''))) throw new Error(`${file}: the bundle already has an identifier Import`);
+  let count = 0;
+  const routed = text.replace(/\bimport\((?=")/g, () => (count++, 'Import('));
+  if (count !== expected || /\bimport\(/.test(routed)) {
+    throw new Error(`${file}: routed ${count} import() calls, the metafile lists ${expected} external dynamic imports`);
+  }
+  await writeFile(file, routed);
+  await writeFile(
+    resolve(outdir, 'dynamic-import.cjs'),
+    '// import() for dist/cli.cjs, which may run as a vm.Script (see routeDynamicImports in scripts/build.mjs).\n' +
+      'module.exports = (specifier) => import(specifier);\n',
+  );
+}
 
 // The root help (`msgctl --help`), rendered now by the real command tree, so the
 // bin can print it without loading commander at all (start-up; see bin/msgctl.js).

@@ -45,7 +45,8 @@ function evaluatedInBundle(coverageDir: string, bundle: string): string[] {
   const scripts = readdirSync(coverageDir).flatMap(
     (name) => (JSON.parse(readFileSync(join(coverageDir, name), 'utf8')) as { result: { url: string; functions: FunctionCoverage[] }[] }).result,
   );
-  const script = scripts.find((s) => s.url === bundleUrl);
+  // Node's loader names it by file URL; bin/code-cache.js runs it as a vm.Script named by path.
+  const script = scripts.find((s) => s.url === bundleUrl || s.url === bundle);
   if (!script) return [];
   const wrapped = new Map<string, boolean>();
   for (const fn of script.functions) {
@@ -68,13 +69,14 @@ async function traced(args: string[], extraEnv: Record<string, string> = {}): Pr
     const r = await msgctl(args, { env });
     expect(r.exitCode, r.stderr).toBe(0);
     const urls = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { url: string }).url);
-    const sources = new Set<string>();
+    // The bundle itself is not in the trace when bin/code-cache.js runs it as a vm.Script: coverage tells.
+    const sources = new Set<string>(evaluatedInBundle(coverage, `${dist}cli.cjs`));
     const packages = new Set<string>();
     for (const url of urls) {
       const path = fileURLToPath(url);
       // The test build lives under node_modules/.cache: look for dist/ first.
       if (path === `${dist}cli.cjs`) {
-        for (const source of evaluatedInBundle(coverage, path)) sources.add(source);
+        continue; // read from coverage above
       } else if (path.startsWith(dist)) {
         let map: { sources: string[] };
         try {

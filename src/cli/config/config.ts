@@ -7,7 +7,7 @@ import { configFile } from './paths.js';
 import { CliError } from '../errors.js';
 
 // Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams, which a
-// command that only reads its config never needs (start-up; see bin/compile-cache.js).
+// command that only reads its config never needs (start-up; see bin/code-cache.js).
 const { readFileSync } = process.getBuiltinModule('node:fs');
 
 export type CredentialKind = 'api_key' | 'oauth';

@@ -1,0 +1,148 @@
+// Compiled code kept between runs, in the user's own cache folder (start-up, issue 15).
+//
+// 1. V8's compile cache (Node's module.enableCompileCache) for the npm packages
+//    dist/cli.cjs requires. Node writes that cache as soon as a file is compiled,
+//    so it only holds what V8 compiles up front: the top level of each file.
+// 2. For dist/cli.cjs itself, a cache made *after* the command ran (loadCli below):
+//    V8 compiles a function only when it is first called, and a command calls a
+//    few hundred of the bundle's functions (argument parsing, config, client,
+//    output); compiling them again on every start cost ~8–12 ms of a ~65 ms
+//    `msgctl org`. One cache per top-level command, since each calls different code.
+//
+// Both live under the user's cache folder — never a shared /tmp path another user
+// could write into — created owner-only; a folder that cannot be created or written
+// only means no cache, never an error or a hang. NODE_COMPILE_CACHE (a folder of the
+// user's choosing) wins for the first; NODE_DISABLE_COMPILE_CACHE=1 turns both off.
+//
+// Built-ins come from process.getBuiltinModule, not `import … from 'node:fs'`: the ESM
+// facade of node:fs reads every export, and its ReadStream getter loads Node's fs
+// streams (~8–12 ms of a ~40 ms start) that no light command uses.
+const fs = process.getBuiltinModule('node:fs');
+const nodeModule = process.getBuiltinModule('node:module');
+const { homedir } = process.getBuiltinModule('node:os');
+const { dirname, isAbsolute, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+
+const disabled = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
+
+function msgctlCacheFolder() {
+  const env = process.env;
+  if (process.platform === 'win32') {
+    const local = env.LOCALAPPDATA;
+    return local && isAbsolute(local) ? join(local, 'msgctl', 'Cache') : null;
+  }
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'msgctl');
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'msgctl');
+}
+
+/**
+ * Creates the folder one level at a time (owner-only), false if any level cannot be made.
+ * Not `recursive: true`, nor left to enableCompileCache: Node's recursive mkdir never
+ * returns under a path such as /proc/x, and a start-up must never hang on its cache.
+ */
+function ensureFolder(folder) {
+  if (fs.existsSync(folder)) return true;
+  const parent = dirname(folder);
+  if (parent === folder || !ensureFolder(parent)) return false;
+  try {
+    fs.mkdirSync(folder, { mode: 0o700 });
+    return true;
+  } catch (err) {
+    return err.code === 'EEXIST';
+  }
+}
+
+/** `<user cache>/msgctl/<name>`, made if missing; null when it cannot be (no home, read-only disk). */
+function ownCacheFolder(name) {
+  try {
+    const root = msgctlCacheFolder();
+    const folder = root && join(root, name);
+    return folder && ensureFolder(folder) ? folder : null;
+  } catch {
+    return null; // no home folder, or an unusual platform: run without the cache
+  }
+}
+
+if (!disabled && !process.env.NODE_COMPILE_CACHE) {
+  const folder = ownCacheFolder('compile');
+  try {
+    if (folder) nodeModule.enableCompileCache?.(folder);
+  } catch {
+    // enableCompileCache reports failures in its result; this covers the rest.
+  }
+}
+
+/**
+ * Loads dist/cli.cjs (the exports of a CommonJS module) with the compiled code a
+ * previous run of the same top-level command left, and leaves such code for the next
+ * run when there was none. `command` is the first word of the command line; any
+ * word that is not one of msgctl's commands shares the cache named `_`.
+ *
+ * V8 accepts a code cache when the source has the same length and V8 the same
+ * version and flags; it does not compare the text. So the file name carries what
+ * identifies this very bundle file (inode, size, modification time, read from the
+ * open file) and the Node version: an upgraded or edited dist/cli.cjs never meets
+ * code compiled from another one. Writes go to a private temporary file renamed into
+ * place, so two commands started together never read half a cache.
+ */
+export function loadCli(command) {
+  const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
+  const requireFromBundle = nodeModule.createRequire(bundle);
+  const folder = disabled ? null : ownCacheFolder('code');
+  let script;
+  let cacheFile;
+  let hadCache = false;
+  try {
+    if (!folder) throw new Error('no cache folder');
+    const vm = process.getBuiltinModule('node:vm');
+    let source;
+    let stat;
+    const fd = fs.openSync(bundle, 'r');
+    try {
+      stat = fs.fstatSync(fd);
+      source = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+    const word = /^[a-z][a-z0-9-]{0,40}$/.test(command ?? '') && fs.existsSync(new URL(`../dist/help/${command}.txt`, import.meta.url)) ? command : '_';
+    const prefix = `cli.${word}.${process.versions.node}-${process.arch}-`;
+    cacheFile = join(folder, `${prefix}${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(cacheFile);
+      hadCache = true;
+    } catch {
+      // first run of this command with this build
+    }
+    // Node's own CommonJS wrapper, on the first line, so line numbers stay the bundle's.
+    script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+    if (!hadCache || script.cachedDataRejected) process.once('exit', (code) => code === 0 && saveCode(script, folder, cacheFile, prefix));
+  } catch {
+    return requireFromBundle(bundle); // no folder, unreadable cache: the plain way
+  }
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, requireFromBundle, module, bundle, dirname(bundle));
+  return module.exports;
+}
+
+/**
+ * After a successful run: the code V8 compiled for this command, for the next run.
+ * Older caches of the same command and Node version (a previous build) are removed.
+ */
+function saveCode(script, folder, cacheFile, prefix) {
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    fs.renameSync(temp, cacheFile);
+    for (const name of fs.readdirSync(folder)) {
+      if (name.startsWith(prefix) && name.endsWith('.v8') && join(folder, name) !== cacheFile) fs.rmSync(join(folder, name), { force: true });
+    }
+  } catch {
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // nothing more to do at exit
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Compiled code kept between runs (bin/code-cache.js): V8's compile cache for the
+ * packages, and the code a command compiled in dist/cli.cjs, both in the user's own
+ * cache folder, owner-only; a folder that cannot be made, a damaged cache or a
+ * failing command never breaks (or hangs) a command.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedEnv, msgctl } from '../helpers/cli.js';
+
+const posix = process.platform !== 'win32';
+
+/** A fresh cache home; `code` is where the bundle's compiled code goes. */
+function cacheHome() {
+  const cache = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'new', 'cache');
+  return { env: isolatedEnv({ XDG_CACHE_HOME: cache }), code: join(cache, 'msgctl', 'code'), compile: join(cache, 'msgctl', 'compile') };
+}
+
+const cacheFiles = (folder: string, command: string) => (existsSync(folder) ? readdirSync(folder).filter((name) => name.startsWith(`cli.${command}.`)) : []);
+
+describe('compile cache', () => {
+  it('is kept under XDG_CACHE_HOME/msgctl/compile, created owner-only', async () => {
+    const home = cacheHome();
+    const r = await msgctl(['send', '--help'], { env: home.env });
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(home.compile)).toBe(true);
+    if (posix) expect(statSync(home.compile).mode & 0o777).toBe(0o700);
+    expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
+    expect(readdirSync(home.compile).length).toBeGreaterThan(0);
+  });
+
+  it('runs without it when the folder cannot be made', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'a-file');
+    writeFileSync(file, '');
+    const places = [join(file, 'below')];
+    // Node's own recursive mkdir never returns here; the bin must not hang on it.
+    if (process.platform === 'linux') places.push('/proc/msgctl-no-such-dir');
+    for (const place of places) {
+      for (const args of [['--version'], ['completion', 'bash']]) {
+        const r = await msgctl(args, { env: isolatedEnv({ XDG_CACHE_HOME: place }), timeout: 15_000 });
+        expect(r.exitCode, `${place} ${args.join(' ')}`).toBe(0);
+        expect(r.stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /_msgctl_completion/);
+      }
+    }
+  });
+});
+
+describe("a command's compiled code", () => {
+  it('is saved after the first run, owner-only, and used as it is by the next', async () => {
+    const home = cacheHome();
+    const first = await msgctl(['completion', 'bash'], { env: home.env });
+    expect(first.exitCode).toBe(0);
+    const [name] = cacheFiles(home.code, 'completion');
+    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-\\d+-\\d+-\\d+\\.v8$`));
+    const file = join(home.code, name!);
+    if (posix) {
+      expect(statSync(home.code).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+    const saved = statSync(file);
+
+    const second = await msgctl(['completion', 'bash'], { env: home.env });
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    // V8 took it: a rejected cache would have been written again (a new file renamed into place).
+    expect(statSync(file).ino).toBe(saved.ino);
+    expect(statSync(file).mtimeMs).toBe(saved.mtimeMs);
+    expect(readdirSync(home.code).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('is written again when the file is damaged, and the command still works', async () => {
+    const home = cacheHome();
+    const first = await msgctl(['completion', 'bash'], { env: home.env });
+    const [name] = cacheFiles(home.code, 'completion');
+    const file = join(home.code, name!);
+    for (const damage of [Buffer.from('not V8 code at all'), readFileSync(file).subarray(0, 4096)]) {
+      writeFileSync(file, damage);
+      const again = await msgctl(['completion', 'bash'], { env: home.env });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe(first.stdout);
+      expect(again.stderr).toBe('');
+      expect(statSync(file).size).toBeGreaterThan(10_000);
+    }
+  });
+
+  it("replaces an older build's code for the same command, and keeps other commands'", async () => {
+    const home = cacheHome();
+    await msgctl(['completion', 'bash'], { env: home.env });
+    const [current] = cacheFiles(home.code, 'completion');
+    const older = `cli.completion.${process.versions.node}-${process.arch}-1-2-3.v8`;
+    const otherNode = `cli.completion.0.0.1-${process.arch}-1-2-3.v8`;
+    const otherCommand = `cli.org.${process.versions.node}-${process.arch}-1-2-3.v8`;
+    for (const name of [older, otherNode, otherCommand]) writeFileSync(join(home.code, name), 'x');
+    writeFileSync(join(home.code, current!), 'damaged, so it is written again');
+    expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
+    expect(readdirSync(home.code).sort()).toEqual([current, otherNode, otherCommand].sort());
+  });
+
+  it('is not saved by a command that fails, nor for words that are not commands', async () => {
+    const home = cacheHome();
+    const usage = await msgctl(['send'], { env: home.env });
+    expect(usage.exitCode).not.toBe(0);
+    const unknown = await msgctl(['no-such-command'], { env: home.env });
+    expect(unknown.exitCode).not.toBe(0);
+    expect(existsSync(home.code) ? readdirSync(home.code) : []).toEqual([]);
+  });
+
+  it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
+    const home = cacheHome();
+    const r = await msgctl(['completion', 'bash'], { env: { ...home.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(home.code)).toBe(false);
+  });
+});
