@@ -17,7 +17,7 @@ export function binPath(): string {
 
 /** A fresh, empty home for config and state. */
 export function isolatedEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  const home = mkdtempSync(join(tmpdir(), 'msgctl-test-'));
+  const home = mkdtempSync(join(process.env.MSGCTL_TEST_HOMES ?? tmpdir(), 'msgctl-test-'));
   return {
     PATH: process.env.PATH,
     HOME: home,

@@ -4,7 +4,8 @@
  * `MSGCTL_TEST_BIN` tells the tests where it is.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export default function setup() {
@@ -15,5 +16,12 @@ export default function setup() {
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', join(dir, 'dist')], { cwd: root, stdio: 'inherit' });
   cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
   process.env.MSGCTL_TEST_BIN = join(dir, 'bin/msgctl.js');
-  return () => rmSync(dir, { recursive: true, force: true });
+  // The throwaway homes of isolatedEnv() (config, state, caches of every spawned msgctl) go
+  // under one folder, removed with the run: a run spawns a thousand commands.
+  const homes = mkdtempSync(join(tmpdir(), 'msgctl-test-run-'));
+  process.env.MSGCTL_TEST_HOMES = homes;
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(homes, { recursive: true, force: true });
+  };
 }
