@@ -81,8 +81,8 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
  *
  * V8 accepts a code cache when the source has the same length and V8 the same
  * version and flags; it does not compare the text. So the file name carries what
- * identifies this very bundle file (inode, size, modification time, read from the
- * open file) and the Node version: an upgraded or edited dist/cli.cjs never meets
+ * identifies this very bundle file (its folder, inode, size, modification time, read
+ * from the open file) and the Node version: an upgraded or edited dist/cli.cjs never meets
  * code compiled from another one. Writes go to a private temporary file renamed into
  * place, so two commands started together never read half a cache.
  */
@@ -106,7 +106,8 @@ export function loadCli(command) {
       fs.closeSync(fd);
     }
     const word = /^[a-z][a-z0-9-]{0,40}$/.test(command ?? '') && fs.existsSync(new URL(`../dist/help/${command}.txt`, import.meta.url)) ? command : '_';
-    const prefix = `cli.${word}.${process.versions.node}-${process.arch}-`;
+    // Per install (a global msgctl and a project's own must not replace each other's code).
+    const prefix = `cli.${word}.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
     cacheFile = join(folder, `${prefix}${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
     let cachedData;
     try {
@@ -126,9 +127,16 @@ export function loadCli(command) {
   return module.exports;
 }
 
+/** 8 hex digits naming an install folder (FNV-1a of its path): a name, not a secret. */
+function pathTag(path) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
 /**
  * After a successful run: the code V8 compiled for this command, for the next run.
- * Older caches of the same command and Node version (a previous build) are removed.
+ * Older caches of the same command, Node version and install (a previous build) are removed.
  */
 function saveCode(script, folder, cacheFile, prefix) {
   const temp = `${cacheFile}.${process.pid}.tmp`;

@@ -53,7 +53,7 @@ describe("a command's compiled code", () => {
     const first = await msgctl(['completion', 'bash'], { env: home.env });
     expect(first.exitCode).toBe(0);
     const [name] = cacheFiles(home.code, 'completion');
-    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-\\d+-\\d+-\\d+\\.v8$`));
+    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}-\\d+-\\d+-\\d+\\.v8$`));
     const file = join(home.code, name!);
     if (posix) {
       expect(statSync(home.code).mode & 0o777).toBe(0o700);
@@ -86,17 +86,19 @@ describe("a command's compiled code", () => {
     }
   });
 
-  it("replaces an older build's code for the same command, and keeps other commands'", async () => {
+  it("replaces an older build's code for the same command, and keeps other commands', Node versions' and installs'", async () => {
     const home = cacheHome();
     await msgctl(['completion', 'bash'], { env: home.env });
     const [current] = cacheFiles(home.code, 'completion');
-    const older = `cli.completion.${process.versions.node}-${process.arch}-1-2-3.v8`;
-    const otherNode = `cli.completion.0.0.1-${process.arch}-1-2-3.v8`;
-    const otherCommand = `cli.org.${process.versions.node}-${process.arch}-1-2-3.v8`;
-    for (const name of [older, otherNode, otherCommand]) writeFileSync(join(home.code, name), 'x');
+    const install = /-([0-9a-f]{8})-\d+-\d+-\d+\.v8$/.exec(current!)![1];
+    const older = `cli.completion.${process.versions.node}-${process.arch}-${install}-1-2-3.v8`;
+    const otherInstall = `cli.completion.${process.versions.node}-${process.arch}-0000abcd-1-2-3.v8`;
+    const otherNode = `cli.completion.0.0.1-${process.arch}-${install}-1-2-3.v8`;
+    const otherCommand = `cli.org.${process.versions.node}-${process.arch}-${install}-1-2-3.v8`;
+    for (const name of [older, otherInstall, otherNode, otherCommand]) writeFileSync(join(home.code, name), 'x');
     writeFileSync(join(home.code, current!), 'damaged, so it is written again');
     expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
-    expect(readdirSync(home.code).sort()).toEqual([current, otherNode, otherCommand].sort());
+    expect(readdirSync(home.code).sort()).toEqual([current, otherInstall, otherNode, otherCommand].sort());
   });
 
   it('is not saved by a command that fails, nor for words that are not commands', async () => {
