@@ -53,12 +53,18 @@ function ensureFolder(folder) {
   }
 }
 
-/** `<user cache>/msgctl/<name>`, made if missing; null when it cannot be (no home, read-only disk). */
+/**
+ * `<user cache>/msgctl/<name>`, made if missing; null when it cannot be (no home, read-only
+ * disk), or when someone else could write in it: what is read from there runs as code.
+ */
 function ownCacheFolder(name) {
   try {
     const root = msgctlCacheFolder();
     const folder = root && join(root, name);
-    return folder && ensureFolder(folder) ? folder : null;
+    if (!folder || !ensureFolder(folder)) return null;
+    if (process.platform === 'win32') return folder; // under %LOCALAPPDATA%, the user's own by its ACL
+    const stat = fs.statSync(folder);
+    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0 ? folder : null;
   } catch {
     return null; // no home folder, or an unusual platform: run without the cache
   }

@@ -5,7 +5,7 @@
  * failing command never breaks (or hangs) a command.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedEnv, msgctl } from '../helpers/cli.js';
@@ -108,6 +108,20 @@ describe("a command's compiled code", () => {
     const unknown = await msgctl(['no-such-command'], { env: home.env });
     expect(unknown.exitCode).not.toBe(0);
     expect(existsSync(home.code) ? readdirSync(home.code) : []).toEqual([]);
+  });
+
+  it.skipIf(!posix)('is neither read nor written in a folder others can write to', async () => {
+    const home = cacheHome();
+    const first = await msgctl(['completion', 'bash'], { env: home.env });
+    const [name] = cacheFiles(home.code, 'completion');
+    // What another user could have planted: any bytes at all.
+    writeFileSync(join(home.code, name!), 'planted');
+    chmodSync(home.code, 0o777);
+    const again = await msgctl(['completion', 'bash'], { env: home.env });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(join(home.code, name!), 'utf8')).toBe('planted');
+    expect(readdirSync(home.code)).toEqual([name]);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
