@@ -18,10 +18,13 @@
 //
 // Usage: npm run build && node bench/sandbox-db.mjs [--messages 200000] [--rounds 3]
 //          [--posts 300] [--base /path/to/old/checkout --base-posts 10] [--growth]
+//          [--only get-patients] [--duration 5]
+// --only get-patients: each round measures only GET /patients beside bare fastify (no POSTs,
+// writers, list --all, kill -9 or growth); --duration: seconds per autocannon run.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +40,10 @@ const MESSAGES = Number(arg('messages', 200_000));
 const ROUNDS = Number(arg('rounds', 3));
 const POSTS = Number(arg('posts', 300));
 const BASE_POSTS = Number(arg('base-posts', 10));
-const GROWTH = process.argv.includes('--growth');
+const ONLY = arg('only');
+if (ONLY !== undefined && ONLY !== 'get-patients') throw new Error(`--only takes get-patients (got ${ONLY})`);
+const GROWTH = process.argv.includes('--growth') && !ONLY;
+const DURATION = Number(arg('duration', 5));
 const here = fileURLToPath(new URL('..', import.meta.url));
 const builds = [{ name: 'this build', dir: here, posts: POSTS }];
 if (arg('base')) builds.unshift({ name: 'base', dir: arg('base'), posts: BASE_POSTS, legacy: true });
@@ -103,7 +109,7 @@ async function timeCli(build, info, args) {
 }
 
 async function cannon(url, headers) {
-  const result = await autocannon({ url, headers, connections: 10, duration: 5 });
+  const result = await autocannon({ url, headers, connections: 10, duration: DURATION });
   return result.requests.average;
 }
 
@@ -144,32 +150,34 @@ for (let round = 1; round <= ROUNDS; round++) {
     record(build, 'RSS after start (MB)', rssMb(s.child.pid));
 
     const latencies = [];
-    for (let i = 0; i < build.posts; i++) {
+    for (let i = 0; i < (ONLY ? 0 : build.posts); i++) {
       const t = performance.now();
       const r = await post(s.info);
       if (r.status !== 201) throw new Error(`POST answered ${r.status}`);
       latencies.push(performance.now() - t);
     }
-    record(build, 'POST median (ms)', median(latencies));
-    record(build, 'POST p99 (ms)', pct(latencies, 99));
-
-    let writes = 0;
-    const until = performance.now() + 5000;
-    await Promise.all([0, 1, 2, 3].map(async () => {
-      while (performance.now() < until) if ((await post(s.info)).status === 201) writes++;
-    }));
-    record(build, '4 writers (writes/s)', writes / 5);
-    record(build, 'RSS after writes (MB)', rssMb(s.child.pid));
-
-    // list --all: base as today (in-memory store, --seed-messages); this build on its --data file.
     let listOn = s;
-    if (build.legacy) {
-      await stop(s);
-      listOn = await startSandbox(build, ['--seed-messages', String(MESSAGES)]);
+    if (!ONLY) {
+      record(build, 'POST median (ms)', median(latencies));
+      record(build, 'POST p99 (ms)', pct(latencies, 99));
+
+      let writes = 0;
+      const until = performance.now() + 5000;
+      await Promise.all([0, 1, 2, 3].map(async () => {
+        while (performance.now() < until) if ((await post(s.info)).status === 201) writes++;
+      }));
+      record(build, '4 writers (writes/s)', writes / 5);
+      record(build, 'RSS after writes (MB)', rssMb(s.child.pid));
+
+      // list --all: base as today (in-memory store, --seed-messages); this build on its --data file.
+      if (build.legacy) {
+        await stop(s);
+        listOn = await startSandbox(build, ['--seed-messages', String(MESSAGES)]);
+      }
+      const list = await timeCli(build, listOn.info, ['messages', 'list', '--after', '2000-01-01', '--all', '--json']);
+      record(build, 'messages list --all --json (ms)', list.ms);
+      record(build, 'messages listed', list.lines);
     }
-    const list = await timeCli(build, listOn.info, ['messages', 'list', '--after', '2000-01-01', '--all', '--json']);
-    record(build, 'messages list --all --json (ms)', list.ms);
-    record(build, 'messages listed', list.lines);
 
     // GET /patients?page[limit]=50 beside a bare fastify route serving the same bytes.
     const headers = { authorization: `Bearer ${listOn.info.api_key}` };
@@ -180,6 +188,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     const sandboxRps = await cannon(url, headers);
     const bareRps = await cannon(`${bare.address}/v1/patients?page[limit]=50`, headers);
     bare.child.kill();
+    log(`  GET /patients ${sandboxRps.toFixed(0)} req/s, bare fastify ${bareRps.toFixed(0)} req/s: ${((100 * sandboxRps) / bareRps).toFixed(1)}% (${bytes.length} bytes, load ${loadavg()[0].toFixed(2)})`);
     record(build, 'GET /patients req/s', sandboxRps);
     record(build, 'bare fastify req/s', bareRps);
     record(build, 'GET /patients / bare (%)', (100 * sandboxRps) / bareRps);
@@ -190,7 +199,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 // 3. kill -9 during a stream of writes (this build only: the base's answer is known, a leftover temp copy).
-{
+if (!ONLY) {
   const build = builds.at(-1);
   const dir = mkdtempSync(join(work, 'kill-'));
   const file = join(dir, 'sandbox.db');

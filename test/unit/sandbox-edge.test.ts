@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
+import { parseQueryString } from '../../src/sandbox/http/edge.js';
 
 const sandbox = useSandbox();
 const auth = () => ({ authorization: `Bearer ${sandbox.current.credentials.api_key}` });
@@ -76,6 +77,24 @@ describe('bodies', () => {
   });
 });
 
+describe('answers', () => {
+  it('Latin-1 (sent as a string) and two-byte text (sent as bytes) arrive as UTF-8 with the right Content-Length', async () => {
+    for (const first_name of ['Tomás Müller', '日本 🙂']) {
+      const created = await fetch(`${sandbox.current.baseUrl}/patients`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ first_name, last_name: 'Text', email: `t${first_name.length}@example.com`, mrn: `T-${first_name.length}` }),
+      });
+      expect(created.status).toBe(201);
+      const res = await fetch(`${sandbox.current.baseUrl}/patients?mrn=T-${first_name.length}`, { headers: auth() });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(bytes.toString('utf8')).data[0].first_name).toBe(first_name);
+    }
+  });
+});
+
 describe('query strings and headers', () => {
   it('malformed percent-encoding or a nameless parameter is 400 invalid_request, never "no filter"', async () => {
     for (const qs of ['mrn=%ZZ', '%=1', '=1']) {
@@ -85,6 +104,20 @@ describe('query strings and headers', () => {
     }
     const q = await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&q=%ZZ`, { headers: auth() });
     expect(q.status).toBe(400);
+  });
+
+  it('decodes + and percent-encoding, and takes plain parts as they are', () => {
+    expect({ ...parseQueryString('page[limit]=50&q=ada+lovelace&mrn=A%2D1001&page%5Bafter%5D=x.y&flag&empty=') }).toEqual({
+      'page[limit]': '50',
+      q: 'ada lovelace',
+      mrn: 'A-1001',
+      'page[after]': 'x.y',
+      flag: '',
+      empty: '',
+    });
+    expect({ ...parseQueryString('phone=1&phone=%2B15555550123') }).toEqual({ phone: ['1', '+15555550123'] });
+    // A value that decodes to anything at all (a NUL included) is a value, not a mark.
+    expect({ ...parseQueryString('q=%00malformed') }).toEqual({ q: '\u0000malformed' });
   });
 
   it('a q nested thousands of levels deep is 400 invalid_query, not a 500', async () => {

@@ -144,3 +144,59 @@ describe('SandboxStore (SQLite)', () => {
     expect(existsSync(file)).toBe(true);
   });
 });
+
+describe('SandboxStore counts kept by triggers (schema.ts counts)', () => {
+  const countOf = (store: SandboxStore, id: string) =>
+    Number((store.sql.prepare('SELECT conversation_count AS n FROM patients WHERE id = ?').get(id) as { n: number }).n);
+  const truth = (store: SandboxStore, id: string) =>
+    Number((store.sql.prepare('SELECT count(*) AS n FROM conversations WHERE patient_id = ?').get(id) as { n: number }).n);
+
+  it("keeps each patient's conversation_count equal to a count of its conversations through inserts, moves, deletes and a late patient", () => {
+    const store = new SandboxStore();
+    const patients = store.table<{ id: string; orgId: string }>('patients');
+    const conversations = store.table<{ id: string; patientId: string | null; title?: string }>('conversations');
+    patients.insert({ id: 'p1', orgId: 'o' });
+    patients.insert({ id: 'p2', orgId: 'o' });
+    conversations.insert({ id: 'c1', patientId: 'p1' });
+    conversations.insert({ id: 'c2', patientId: 'p1' });
+    conversations.insert({ id: 'c3', patientId: null });
+    expect([countOf(store, 'p1'), countOf(store, 'p2')]).toEqual([2, 0]);
+    // Changed in place and written back at the end of the unit of work: moved to p2.
+    conversations.get('c2')!.patientId = 'p2';
+    store.settle();
+    expect([countOf(store, 'p1'), countOf(store, 'p2')]).toEqual([1, 1]);
+    conversations.put({ id: 'c2', patientId: 'p2', title: 'renamed' }); // same owner: no change
+    conversations.put({ id: 'c3', patientId: 'p2' }); // from no patient to p2
+    expect(countOf(store, 'p2')).toBe(2);
+    conversations.delete('c1');
+    expect(countOf(store, 'p1')).toBe(0);
+    // A conversation naming a patient that does not exist yet counts once the patient is inserted.
+    conversations.insert({ id: 'c4', patientId: 'p3' });
+    patients.insert({ id: 'p3', orgId: 'o' });
+    expect(countOf(store, 'p3')).toBe(1);
+    // Rewriting a patient's record keeps its count.
+    patients.put({ id: 'p2', orgId: 'o2' });
+    for (const id of ['p1', 'p2', 'p3']) expect(countOf(store, id)).toBe(truth(store, id));
+  });
+
+  it('adds the column, its triggers and every count to a file made before they existed', () => {
+    const file = join(tempDir(), 'old.db');
+    const old = new SandboxStore(file);
+    old.table<{ id: string }>('patients').insert({ id: 'p1' });
+    old.table<{ id: string }>('patients').insert({ id: 'p2' });
+    old.table<{ id: string; patientId: string }>('conversations').insert({ id: 'c1', patientId: 'p1' });
+    old.table<{ id: string; patientId: string }>('conversations').insert({ id: 'c2', patientId: 'p1' });
+    old.settle();
+    // What an older msgctl left: no count column, no triggers.
+    for (const { name } of old.sql.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as { name: string }[]) old.sql.exec(`DROP TRIGGER ${name}`);
+    old.sql.exec('ALTER TABLE patients DROP COLUMN conversation_count');
+    old.close();
+    const store = new SandboxStore(file);
+    store.table('patients');
+    store.table('conversations');
+    expect([countOf(store, 'p1'), countOf(store, 'p2')]).toEqual([2, 0]);
+    store.table<{ id: string; patientId: string }>('conversations').insert({ id: 'c3', patientId: 'p2' });
+    expect(countOf(store, 'p2')).toBe(1);
+    store.close();
+  });
+});

@@ -2,11 +2,12 @@
  * Pages of GET /patients as JSON text. A patient's view is a function of its
  * stored record and its conversation count only, so the text made for one
  * (record text, count) pair is kept and served again while both are the
- * same: a page costs one SQL statement (roster range with the counts) and a
- * string comparison per row, not a parse, a view and a stringify. Nothing
- * needs invalidating: any change of the record or the count is a different
- * key. A record changed in memory but not yet written back (rare, within one
- * turn) is served from that object.
+ * same: a page costs one SQL statement (a roster range with each row's
+ * record text and its conversation count, a column the store keeps by
+ * triggers: schema.ts `counts`) and a string comparison per row, not a
+ * parse, a view and a stringify. Nothing needs invalidating: any change of
+ * the record or the count is a different key. A record changed in memory but
+ * not yet written back (rare, within one turn) is served from that object.
  */
 import type { SandboxContext } from '../context.js';
 import type { StoredRow } from '../store/table.js';
@@ -21,13 +22,19 @@ export interface PatientText {
 }
 
 interface StoredPatient extends StoredRow {
-  created_at: string;
   n: number;
+}
+
+interface Kept {
+  data: string;
+  count: number;
+  created_at: string;
+  json: string;
 }
 
 /** Texts kept per sandbox; a whole `patients list --all` of a large roster passes through, oldest dropped first. */
 const KEPT = 4096;
-const kept = new WeakMap<SandboxContext, Map<string, { data: string; count: number; json: string }>>();
+const kept = new WeakMap<SandboxContext, Map<string, Kept>>();
 
 /** Patients of the roster (optionally one phone and/or MRN) after a position, oldest first, with their view texts. */
 export function rosterTexts(
@@ -51,27 +58,26 @@ export function rosterTexts(
     sql += ' AND (created_at, id) > (?, ?)';
     params.push(String(after.key), after.id);
   }
-  const rows = sb.db.patients.texts<StoredPatient>(
-    't.data AS data, t.created_at AS created_at, (SELECT count(*) FROM conversations AS c WHERE c.patient_id = t.id) AS n',
-    sql,
-    params,
-    'created_at, id',
-    limit,
-  );
-  return rows.map((row) => ({ id: row.id, created_at: row.created_at, json: viewText(sb, row) }));
-}
-
-function viewText(sb: SandboxContext, row: StoredPatient): string {
-  const count = Number(row.n);
-  const held = sb.db.patients.inMemory(row.id);
-  if (held) return JSON.stringify(patientView(sb, held, null, count));
+  // Not t.created_at: a generated column, so a json_extract of the record per row; the kept text
+  // (or the parsed record) has it.
+  const rows = sb.db.patients.texts<StoredPatient>('t.data AS data, t.conversation_count AS n', sql, params, 'created_at, id', limit);
   let texts = kept.get(sb);
   if (!texts) kept.set(sb, (texts = new Map()));
+  const out: PatientText[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = viewText(sb, texts, rows[i]!);
+  return out;
+}
+
+function viewText(sb: SandboxContext, texts: Map<string, Kept>, row: StoredPatient): PatientText {
+  const count = Number(row.n);
+  const held = sb.db.patients.inMemory(row.id);
+  if (held) return { id: row.id, created_at: held.created_at, json: JSON.stringify(patientView(sb, held, null, count)) };
   const known = texts.get(row.id);
-  if (known && known.data === row.data && known.count === count) return known.json;
-  const json = JSON.stringify(patientView(sb, JSON.parse(row.data) as PatientRecord, null, count));
+  if (known && known.data === row.data && known.count === count) return { id: row.id, created_at: known.created_at, json: known.json };
+  const record = JSON.parse(row.data) as PatientRecord;
+  const json = JSON.stringify(patientView(sb, record, null, count));
   if (known) texts.delete(row.id);
   else if (texts.size >= KEPT) texts.delete(texts.keys().next().value!);
-  texts.set(row.id, { data: row.data, count, json });
-  return json;
+  texts.set(row.id, { data: row.data, count, created_at: record.created_at, json });
+  return { id: row.id, created_at: record.created_at, json };
 }

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { ProblemError } from './problem.js';
 import { parseChaos, rollChaos } from './chaos.js';
 import { registerAllRoutes } from '../routes/index.js';
-import type { FaultState } from '../routes/faults.js';
+import { applyQueuedFault, type FaultState } from '../routes/faults.js';
 import { BODY_LIMIT_BYTES, clientErrorHandler, installBodyParsers, parseQueryString, rejectMalformedQuery, requireLoopbackHost } from './edge.js';
 
 declare module 'fastify' {
@@ -49,13 +49,19 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
 
   installBodyParsers(app);
 
-  // Callback-style hooks, not async ones: an async hook costs a promise and a microtask on every
-  // request. A throw from a callback hook still becomes the error answer (fastify catches it).
+  // One callback-style hook for every request, not one per concern and not async: each hook is a
+  // step of fastify's hook runner, and an async one a promise and a microtask, on every request.
+  // A throw from a callback hook still becomes the error answer (fastify catches it). Order: the
+  // request id, the Host check of /_sandbox, then for /v1 a malformed query (400), the fault
+  // queue (logs the request, may answer instead), chaos.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (request.url.startsWith('/_sandbox/')) requireLoopbackHost(request, request.socket.localPort ?? 0);
-    if (request.url.startsWith('/v1/')) rejectMalformedQuery(request);
-    if (!chaos || !request.url.startsWith('/v1/')) return done();
+    const url = request.url;
+    if (url.startsWith('/_sandbox/')) requireLoopbackHost(request, request.socket.localPort ?? 0);
+    if (!url.startsWith('/v1/')) return done();
+    rejectMalformedQuery(request);
+    applyQueuedFault(faults, request);
+    if (!chaos) return done();
     applyChaos(chaos, request).then(() => done(), done);
   });
 

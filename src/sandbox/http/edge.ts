@@ -68,19 +68,25 @@ export function parseQueryString(text: string): Record<string, string | string[]
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    let name: string;
-    let value: string;
-    try {
-      name = decodeURIComponent((eq < 0 ? part : part.slice(0, eq)).replace(/\+/g, ' '));
-      value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
-    } catch {
-      return markMalformed(out, `"${part.slice(0, 40)}" is not valid percent-encoding`);
-    }
+    const name = decodeQueryPart(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decodeQueryPart(part.slice(eq + 1));
+    if (name === null || value === null) return markMalformed(out, `"${part.slice(0, 40)}" is not valid percent-encoding`);
     if (name === '') return markMalformed(out, 'a parameter has no name');
     const previous = out[name];
     out[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
   }
   return out;
+}
+
+/** `+` as a space, then percent-decoded; null when that is not valid UTF-8 percent-encoding. */
+function decodeQueryPart(part: string): string | null {
+  // Most parts (page[limit], 50) have nothing to decode: no replace and decode passes for them.
+  if (!part.includes('%') && !part.includes('+')) return part;
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
 }
 
 function markMalformed(out: Record<string, string | string[]>, why: string): Record<string, string | string[]> {

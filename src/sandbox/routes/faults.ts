@@ -61,13 +61,8 @@ export class FaultState {
 
 const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' } as const;
 
+/** The control endpoint; the queue is applied by app.ts's one onRequest hook (applyQueuedFault). */
 export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
-  // Callback style (a throw still answers the problem): no promise and microtask per request.
-  app.addHook('onRequest', (request, _reply, done) => {
-    applyQueuedFault(s, request);
-    done();
-  });
-
   app.post('/_sandbox/faults', async (request, reply) => {
     const body = (request.body ?? {}) as { faults?: unknown };
     if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
@@ -89,9 +84,11 @@ function isFault(value: unknown): value is Fault {
   return statusOk && oneKind && (f.method === undefined || typeof f.method === 'string') && (f.path === undefined || typeof f.path === 'string');
 }
 
-function applyQueuedFault(s: FaultState, request: FastifyRequest): void {
-  if (!request.url.startsWith('/v1/')) return;
+/** For an API request (/v1/…): logs it (if asked) and applies the first queued fault it matches. */
+export function applyQueuedFault(s: FaultState, request: FastifyRequest): void {
   if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
+  // Nothing queued and no log (a sandbox outside tests): nothing to look at.
+  if (s.queue.length === 0 && s.log === null) return;
   const path = request.url.slice(3).split('?')[0]!;
   const index = s.queue.findIndex(
     (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),

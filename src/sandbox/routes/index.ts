@@ -25,7 +25,6 @@ import { registerWebhookRoutes } from './webhooks.js';
 import { registerDiscoveryRoutes } from './discovery.js';
 
 export async function registerAllRoutes(app: FastifyInstance, sb: SandboxContext, faults: FaultState): Promise<void> {
-  // First: its onRequest hook must see every request.
   registerFaultRoutes(app, faults);
   registerOrganizationRoutes(app, sb);
   registerPatientRoutes(app, sb);

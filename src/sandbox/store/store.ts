@@ -18,7 +18,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './sqlite.js';
-import { createStatements, missingDerivedColumns } from './schema.js';
+import { countTriggers, createStatements, missingColumns } from './schema.js';
 import { Table } from './table.js';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -84,11 +84,28 @@ export class SandboxStore {
     if (!table) {
       for (const statement of createStatements(name)) this.sql.exec(statement);
       const existing = (this.sql.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name);
-      for (const column of missingDerivedColumns(name, existing)) this.sql.exec(`ALTER TABLE ${name} ADD COLUMN ${column} TEXT`);
+      for (const column of missingColumns(name, existing)) this.sql.exec(`ALTER TABLE ${name} ADD COLUMN ${column}`);
+      this.keepCounts(name);
       table = new Table(this, name);
       this.tables.set(name, table);
     }
     return table as unknown as Table<T>;
+  }
+
+  /**
+   * Once both tables of a count (schema.ts `counts`) exist: its triggers, and when they are new
+   * (a new database, or a file from an older msgctl) every count set from the rows as they are.
+   */
+  private keepCounts(name: string): void {
+    for (const count of countTriggers(name)) {
+      const tables = this.sql.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)").get(count.owner, count.of) as { n: number };
+      if (Number(tables.n) < 2) continue;
+      const names = count.statements.map((statement) => /TRIGGER IF NOT EXISTS (\w+)/.exec(statement)![1]!);
+      const present = this.sql.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(', ')})`).get(...names) as { n: number };
+      if (Number(present.n) === names.length) continue;
+      for (const statement of count.statements) this.sql.exec(statement);
+      this.sql.exec(count.recount);
+    }
   }
 
   /** True when the database has no sandbox world yet (a new --data file). */
