@@ -113,6 +113,17 @@ async function routeDynamicImports(file, metafile) {
   );
 }
 
+// The worker thread of `send --csv` and `imports create` (src/cli/batch-thread.ts): the same
+// bundle, entered through batchThreadMain, with the main thread's compile cache.
+await writeFile(
+  resolve(outdir, 'batch-thread.cjs'),
+  "'use strict';\n" +
+    "// The worker thread of `send --csv` and `imports create` (src/cli/batch-thread.ts).\n" +
+    "const { workerData } = require('node:worker_threads');\n" +
+    "if (workerData.compileCache) require('node:module').enableCompileCache?.(workerData.compileCache);\n" +
+    "require('./cli.cjs').batchThreadMain();\n",
+);
+
 // The root help (`msgctl --help`), rendered now by the real command tree, so the
 // bin can print it without loading commander at all (start-up; see bin/msgctl.js).
 // test/e2e/root-help.test.ts holds it equal to what the live tree prints.

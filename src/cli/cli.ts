@@ -11,7 +11,7 @@ import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
-import { handleSignals } from './signals.js';
+import { exitSoon, handleSignals } from './signals.js';
 
 export interface RunOptions {
   io: Io;
@@ -96,7 +96,7 @@ export function commandPaths(): string[][] {
 }
 
 /** The first word of argv that names a command, if any. */
-export function firstCommandName(argv: string[]): string | undefined {
+export function firstCommandName(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return argv[i + 1];
@@ -104,6 +104,20 @@ export function firstCommandName(argv: string[]): string | undefined {
     if (GLOBAL_OPTIONS_WITH_VALUES.has(word)) i++;
   }
   return undefined;
+}
+
+/**
+ * `send … --csv …` and `imports create …`: the commands whose work grows with a
+ * file, run in a worker thread with a bounded heap (batch-thread.ts). Decided
+ * from the words alone, so every other command starts as fast as before; a
+ * misreading costs only the thread, since the thread runs the same `run`.
+ */
+export function runsInBatchThread(argv: readonly string[]): boolean {
+  if (argv.includes('--help') || argv.includes('-h')) return false;
+  const command = firstCommandName(argv);
+  if (command === 'send') return argv.some((a) => a === '--csv' || a.startsWith('--csv='));
+  if (command === 'imports') return argv.includes('create');
+  return false;
 }
 
 function commandPath(cmd: Command): string {
@@ -119,24 +133,10 @@ function* allCommands(cmd: Command): Generator<Command> {
   }
 }
 
-/**
- * After Ctrl-C or SIGTERM a command gets a few seconds to finish cleanly
- * (journals written, listeners deregistered); whatever is still running then
- * (a read that ignores the signal, a stuck helper) does not keep the process
- * alive: cron's `timeout` and a person's Ctrl-C must end every command.
- */
-const SIGNAL_GRACE_MS = 5000;
-function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
-  setTimeout(() => {
-    // process.exit would wait for a worker thread stuck in a blocking call (opening a FIFO);
-    // the signal's default action ends the process at once, with the usual 128+n status.
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  }, SIGNAL_GRACE_MS).unref();
-}
-
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  // `send --csv` and `imports create` run in a worker thread with a bounded heap (batch-thread.ts).
+  if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
   const controller = new AbortController();
   handleSignals(process, controller, (code) => process.exit(code));
   // Whatever still runs after a grace period (a call that ignores the abort signal) must not keep the process alive.
@@ -164,4 +164,10 @@ export async function main(): Promise<void> {
   process.exitCode = code;
   // Keep-alive sockets and stdin must not hold the process open once the command is done.
   setImmediate(() => process.exit(code));
+}
+
+/** The worker thread of batch-thread.ts: runs the command it was given, as main() would. */
+export async function batchThreadMain(): Promise<void> {
+  const { batchThreadMain } = await import('./batch-thread.js');
+  await batchThreadMain(run);
 }

@@ -40,3 +40,19 @@ export function handleSignals(
     });
   }
 }
+
+/**
+ * After Ctrl-C or SIGTERM a command gets a few seconds to finish cleanly
+ * (journals written, listeners deregistered); whatever is still running then
+ * (a read that ignores the signal, a stuck helper) does not keep the process
+ * alive: cron's `timeout` and a person's Ctrl-C must end every command.
+ */
+const SIGNAL_GRACE_MS = 5000;
+export function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
+  setTimeout(() => {
+    // process.exit would wait for a worker thread stuck in a blocking call (opening a FIFO);
+    // the signal's default action ends the process at once, with the usual 128+n status.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, SIGNAL_GRACE_MS).unref();
+}
