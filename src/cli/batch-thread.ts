@@ -89,7 +89,7 @@ export async function runInBatchThread(argv: string[]): Promise<void> {
   };
   // dist/batch-thread.cjs (written by scripts/build.mjs beside the bundle) loads the same bundle and
   // calls batchThreadMain. A file, not eval'd code, so NODE_OPTIONS preloads run in the thread as
-  // they do here; it opens the compile cache bin/compile-cache.js opened here (it is per thread).
+  // they do here; it opens the compile cache bin/code-cache.js opened here (it is per thread).
   const entry = fileURLToPath(new URL('./batch-thread.cjs', import.meta.url));
   const worker: WorkerThread = new Worker(entry, {
     workerData: data,
