@@ -93,6 +93,24 @@ describe('answers', () => {
       expect(JSON.parse(bytes.toString('utf8')).data[0].first_name).toBe(first_name);
     }
   });
+
+  it('a long Latin-1 answer (past the string path, sent as bytes) arrives whole', async () => {
+    const body = `Résumé ${'é'.repeat(1_400)}`;
+    for (let i = 0; i < 12; i++) {
+      const sent = await fetch(`${sandbox.current.baseUrl}/patient-messages`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ to: { phone: '+12125550177' }, body }),
+      });
+      expect(sent.status).toBe(201);
+    }
+    const res = await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&page[limit]=100`, { headers: auth() });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(16 * 1024);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    const page = JSON.parse(bytes.toString('utf8')) as { data: { body: string }[] };
+    expect(page.data.filter((m) => m.body === body)).toHaveLength(12);
+  });
 });
 
 describe('query strings and headers', () => {
