@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import type { Io } from './context.js';
 import { ExitCode } from './output/exit-codes.js';
 import { exitSoon, handleSignals } from './signals.js';
+import { processIo } from './process-io.js';
 
 /**
  * The worker's heap limits. Young generation: V8 splits it into two
@@ -175,13 +176,7 @@ export async function batchThreadMain(run: (argv: string[], options: { io: Io; e
   });
   parentPort!.unref();
   const code = await run(data.argv, {
-    io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      get stdin() {
-        return process.stdin;
-      },
-    },
+    io: processIo(),
     env: process.env,
     signal: controller.signal,
   });

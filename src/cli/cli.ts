@@ -12,6 +12,7 @@ import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
 import { exitSoon, handleSignals } from './signals.js';
+import { processIo } from './process-io.js';
 
 export interface RunOptions {
   io: Io;
@@ -150,14 +151,7 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
   });
   const code = await run(argv, {
-    // process.stdin is opened on first use: most commands never read it, and opening it costs start-up.
-    io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      get stdin() {
-        return process.stdin;
-      },
-    },
+    io: processIo(),
     env: process.env,
     signal: controller.signal,
   });
