@@ -30,7 +30,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Io } from './context.js';
 import { ExitCode } from './output/exit-codes.js';
-import { exitSoon, handleSignals } from './signals.js';
+import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
 
 /**
@@ -74,12 +74,7 @@ const terminal = (stream: NodeJS.WriteStream): TerminalInfo => ({ isTTY: Boolean
 /** Main thread: runs argv's command in the worker, and exits with its exit code. */
 export async function runInBatchThread(argv: string[]): Promise<void> {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const controller = new AbortController();
-  handleSignals(process, controller, (code) => process.exit(code));
-  // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
-  });
+  const controller = superviseProcess();
   const data: BatchThreadData = {
     argv,
     compileCache: process.getBuiltinModule('node:module').getCompileCacheDir?.(),
@@ -104,7 +99,6 @@ export async function runInBatchThread(argv: string[]): Promise<void> {
     () => {
       const reason = controller.signal.reason as AbortReason;
       worker.postMessage({ abort: { name: reason.name, message: reason.message, signal: reason.signal, received: reason.received } } satisfies ToWorker);
-      exitSoon(reason.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     },
     { once: true },
   );

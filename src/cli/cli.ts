@@ -11,7 +11,7 @@ import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
-import { exitSoon, handleSignals } from './signals.js';
+import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
 
 export interface RunOptions {
@@ -138,18 +138,7 @@ export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   // `send --csv` and `imports create` run in a worker thread with a bounded heap (batch-thread.ts).
   if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
-  const controller = new AbortController();
-  handleSignals(process, controller, (code) => process.exit(code));
-  // Whatever still runs after a grace period (a call that ignores the abort signal) must not keep the process alive.
-  controller.signal.addEventListener(
-    'abort',
-    () => exitSoon((controller.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'),
-    { once: true },
-  );
-  // A closed pipe (`msgctl … | head`) is a normal end, not a crash.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
-  });
+  const controller = superviseProcess();
   const code = await run(argv, {
     io: processIo(),
     env: process.env,

@@ -48,11 +48,31 @@ export function handleSignals(
  * alive: cron's `timeout` and a person's Ctrl-C must end every command.
  */
 const SIGNAL_GRACE_MS = 5000;
-export function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
+function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
   setTimeout(() => {
     // process.exit would wait for a worker thread stuck in a blocking call (opening a FIFO);
     // the signal's default action ends the process at once, with the usual 128+n status.
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
   }, SIGNAL_GRACE_MS).unref();
+}
+
+/**
+ * What the process's main thread sets up before a command runs (main(), and the
+ * main thread of a batch run in a worker): signals abort the returned controller,
+ * SIGNAL_GRACE_MS after the first one the process ends whatever still runs, and a
+ * closed stdout pipe (`msgctl … | head`) is a normal end, not a crash.
+ */
+export function superviseProcess(): AbortController {
+  const controller = new AbortController();
+  handleSignals(process, controller, (code) => process.exit(code));
+  controller.signal.addEventListener(
+    'abort',
+    () => exitSoon((controller.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'),
+    { once: true },
+  );
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
+  });
+  return controller;
 }
