@@ -12,6 +12,7 @@
  * `splitListBody` return null, and the caller falls back to JSON.parse, which
  * then reports the problem properly.
  */
+import { doubled } from '../util/off-heap.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -95,11 +96,7 @@ export class Offsets {
   length = 0;
 
   push(start: number, end: number): void {
-    if (this.length * 2 === this.pairs.length) {
-      const bigger = new Uint32Array(this.pairs.length * 2);
-      bigger.set(this.pairs);
-      this.pairs = bigger;
-    }
+    if (this.length * 2 === this.pairs.length) this.pairs = doubled(this.pairs);
     this.pairs[this.length * 2] = start;
     this.pairs[this.length * 2 + 1] = end;
     this.length += 1;

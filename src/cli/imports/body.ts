@@ -13,6 +13,7 @@
  */
 import { rowsHash } from './keys.js';
 import type { ImportRowBody } from './chunks.js';
+import { withRoom } from '../util/off-heap.js';
 
 /** A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair, 2 units, takes 4). */
 const MAX_BYTES_PER_UNIT = 3;
@@ -54,13 +55,7 @@ export class ImportBody {
   }
 
   private write(text: string): void {
-    const room = text.length * MAX_BYTES_PER_UNIT;
-    let buffer = this.memory.buffer;
-    if (this.used + room > buffer.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(buffer.length * 2, this.used + room));
-      buffer.copy(bigger, 0, 0, this.used);
-      buffer = this.memory.buffer = bigger;
-    }
+    const buffer = (this.memory.buffer = withRoom(this.memory.buffer, this.used, text.length * MAX_BYTES_PER_UNIT));
     this.used += buffer.write(text, this.used, 'utf8');
   }
 }

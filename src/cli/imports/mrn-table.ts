@@ -11,6 +11,8 @@
  * 5 MB for 100,000 MRNs: nothing per row for the collector to copy.
  */
 
+import { doubled, withRoom } from '../util/off-heap.js';
+
 const EMPTY = -1;
 /** Fields of an entry in `entries`: where its bytes are, their hash, and the caller's two numbers. */
 const START = 0, LENGTH = 1, HASH = 2, ROW = 3, DETAILS = 4, STRIDE = 5;
@@ -33,7 +35,7 @@ export class MrnTable {
    */
   firstSeen(mrn: string, row: number, details: number): { row: number; details: number } | null {
     // The MRN is written where it would be kept, and only kept if new.
-    this.reserve(mrn.length * 3);
+    this.bytes = withRoom(this.bytes, this.used, mrn.length * 3);
     const length = this.bytes.write(mrn, this.used, 'utf8');
     const hash = fnv1aBytes(this.bytes, this.used, this.used + length);
     let slot = hash & (this.slots.length - 1);
@@ -44,7 +46,7 @@ export class MrnTable {
       }
       slot = (slot + 1) & (this.slots.length - 1);
     }
-    if (this.count * STRIDE === this.entries.length) this.entries = grown(this.entries);
+    if (this.count * STRIDE === this.entries.length) this.entries = doubled(this.entries);
     const e = this.count * STRIDE;
     this.entries[e + START] = this.used;
     this.entries[e + LENGTH] = length;
@@ -62,13 +64,6 @@ export class MrnTable {
     return this.entries[e + LENGTH] === length && this.bytes.compare(this.bytes, this.used, this.used + length, start, start + length) === 0;
   }
 
-  private reserve(room: number): void {
-    if (this.used + room <= this.bytes.length) return;
-    const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + room));
-    this.bytes.copy(bigger, 0, 0, this.used);
-    this.bytes = bigger;
-  }
-
   private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2).fill(EMPTY);
     const mask = this.slots.length - 1;
@@ -78,12 +73,6 @@ export class MrnTable {
       this.slots[slot] = entry;
     }
   }
-}
-
-function grown(array: Uint32Array): Uint32Array {
-  const bigger = new Uint32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function fnv1aBytes(bytes: Uint8Array, start: number, end: number): number {
