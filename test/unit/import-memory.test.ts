@@ -10,9 +10,9 @@ describe('MrnTable', () => {
   it('answers like a Map of first sightings, through growth and rehashing, in any script', () => {
     const table = new MrnTable();
     const map = new Map<string, { row: number; details: number }>();
-    // Repeats of each kind; ~100 KB of long MRNs, so the byte store grows too.
-    const mrns = Array.from({ length: 6000 }, (_, i) =>
-      i % 3 === 0 ? `MRN-${i % 1400}` : i % 3 === 1 ? `Zoë-${i % 1000}-👩‍⚕️` : String(i % 900).padEnd(120, 'x'));
+    // Repeats of each kind; ~100 KB of long MRNs, so the byte store grows too; ~6,900 distinct, so entries span two pages.
+    const mrns = Array.from({ length: 20000 }, (_, i) =>
+      i % 3 === 0 ? `MRN-${i % 5000}` : i % 3 === 1 ? `Zoë-${i % 1000}-👩‍⚕️` : String(i % 900).padEnd(120, 'x'));
     const got: unknown[] = [];
     const expected: unknown[] = [];
     for (const [row, mrn] of mrns.entries()) {
@@ -23,6 +23,7 @@ describe('MrnTable', () => {
     }
     expect(got).toEqual(expected);
     expect(table.size).toBe(map.size);
+    expect(table.size).toBeGreaterThan(4096);
   });
 
   it('tells apart MRNs that differ only in case, spacing or a prefix', () => {

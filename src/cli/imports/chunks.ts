@@ -60,7 +60,7 @@ export function checkRow(
  * created, leaving the record unchanged: a second row's different phone or
  * name would be dropped without a word. So a repeat with different details is
  * refused locally (invalid, code `duplicate`); an identical repeat loses
- * nothing and stays valid. Memory: per distinct MRN its bytes and 20 bytes,
+ * nothing and stays valid. Memory: per distinct MRN its bytes and about 30 bytes,
  * outside the JS heap (mrn-table.ts).
  */
 export class DuplicateMrns {
