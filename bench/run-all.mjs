@@ -17,9 +17,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Arguments run-all gives a bench (bounded run time); a bench not listed runs with its defaults. */
 const ARGS = {
   'startup.mjs': ['--rounds', '15'],
-  'batch-send.mjs': ['--rows', '5000', '--rounds', '5', '--memory-rows', '1000,20000'],
+  'batch-send.mjs': ['--rows', '5000', '--rounds', '7', '--memory-rows', '1000,100000'],
   'stream-messages.mjs': ['20000', '100000'],
-  'import.mjs': ['10000', '100000'],
+  'import.mjs': ['--repeat', '3', '10000', '100000'],
   'sandbox-db.mjs': ['--messages', '200000', '--rounds', '2', '--posts', '200'],
 };
 const RUNS_ENV = { 'stream-messages.mjs': { MSGCTL_BENCH_RUNS: '3' } };
