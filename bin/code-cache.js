@@ -55,19 +55,48 @@ function ensureFolder(folder) {
 
 /**
  * `<user cache>/msgctl/<name>`, made if missing; null when it cannot be (no home, read-only
- * disk), or when someone else could write in it: what is read from there runs as code.
+ * disk), or when someone else could put files there: what is read from it runs as code.
+ * On POSIX, `msgctl/` and `msgctl/<name>` must be the user's own and writable by nobody
+ * else, and every folder above them (as written and as resolved through symlinks) owned
+ * by the user or root and writable by nobody else unless sticky (like /tmp): whoever can
+ * write in a folder can swap what it holds, so a check of the last folder alone would not
+ * stand (XDG_CACHE_HOME under a folder another user made). Windows: under %LOCALAPPDATA%,
+ * the user's own by its ACL.
  */
 function ownCacheFolder(name) {
   try {
     const root = msgctlCacheFolder();
     const folder = root && join(root, name);
     if (!folder || !ensureFolder(folder)) return null;
-    if (process.platform === 'win32') return folder; // under %LOCALAPPDATA%, the user's own by its ACL
-    const stat = fs.statSync(folder);
-    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0 ? folder : null;
+    if (process.platform === 'win32') return folder;
+    const uid = process.getuid();
+    for (const own of [root, folder]) {
+      const stat = fs.statSync(own);
+      if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return null;
+    }
+    for (const above of foldersAbove(folder)) {
+      if (trustedAbove.has(above)) continue;
+      const stat = fs.statSync(above);
+      const writableByOthers = (stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0;
+      if ((stat.uid !== uid && stat.uid !== 0) || writableByOthers) return null;
+      trustedAbove.add(above);
+    }
+    return folder;
   } catch {
     return null; // no home folder, or an unusual platform: run without the cache
   }
+}
+
+/** Folders already found sound by ownCacheFolder (`compile` and `code` share all but one). */
+const trustedAbove = new Set();
+
+/** The folders whose entries decide what `folder` is: those above it as written, and as resolved. */
+function foldersAbove(folder) {
+  const above = new Set();
+  for (const start of [folder, fs.realpathSync.native(folder)]) {
+    for (let dir = dirname(start); !above.has(dir); dir = dirname(dir)) above.add(dir);
+  }
+  return above;
 }
 
 if (!disabled && !process.env.NODE_COMPILE_CACHE) {
@@ -87,9 +116,10 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
  *
  * V8 accepts a code cache when the source has the same length and V8 the same
  * version and flags; it does not compare the text. So the file name carries what
- * identifies this very bundle file (its folder, inode, size, modification time, read
- * from the open file) and the Node version: an upgraded or edited dist/cli.cjs never meets
- * code compiled from another one. Writes go to a private temporary file renamed into
+ * identifies this very bundle: the build's content hash (an upgrade of the same size
+ * installed by npm, which gives every file the same modification time, is still another
+ * build), the file's folder, inode, size and modification time (a bundle edited in
+ * place), and the Node version. Writes go to a private temporary file renamed into
  * place, so two commands started together never read half a cache.
  */
 export function loadCli(command) {
@@ -111,10 +141,13 @@ export function loadCli(command) {
     } finally {
       fs.closeSync(fd);
     }
+    // The build's content hash, which scripts/build.mjs writes on the bundle's first line.
+    const build = /^\/\*msgctl-build:([0-9a-f]{16})\*\//.exec(source)?.[1];
+    if (!build) throw new Error('a bundle without its build id');
     const word = /^[a-z][a-z0-9-]{0,40}$/.test(command ?? '') && fs.existsSync(new URL(`../dist/help/${command}.txt`, import.meta.url)) ? command : '_';
     // Per install (a global msgctl and a project's own must not replace each other's code).
     const prefix = `cli.${word}.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
-    cacheFile = join(folder, `${prefix}${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+    cacheFile = join(folder, `${prefix}${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
     let cachedData;
     try {
       cachedData = fs.readFileSync(cacheFile);
@@ -145,16 +178,25 @@ function pathTag(path) {
  * Older caches of the same command, Node version and install (a previous build) are removed.
  */
 function saveCode(script, folder, cacheFile, prefix) {
-  const temp = `${cacheFile}.${process.pid}.tmp`;
+  // Unique even across containers that share a home and a pid; removed only if this run made it.
+  const temp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+  let made = false;
   try {
-    fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    made = true;
+    try {
+      fs.writeFileSync(fd, script.createCachedData());
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temp, cacheFile);
+    made = false;
     for (const name of fs.readdirSync(folder)) {
       if (name.startsWith(prefix) && name.endsWith('.v8') && join(folder, name) !== cacheFile) fs.rmSync(join(folder, name), { force: true });
     }
   } catch {
     try {
-      fs.rmSync(temp, { force: true });
+      if (made) fs.rmSync(temp, { force: true });
     } catch {
       // nothing more to do at exit
     }

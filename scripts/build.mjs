@@ -12,6 +12,7 @@
 // dist/sandbox/, loaded only by `msgctl sandbox`: it shares no classes with the
 // CLI (npm run lint:deps), so two bundles cannot split an `instanceof`.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -37,6 +38,9 @@ const common = {
   minifyWhitespace: true,
 };
 
+/** 16 hex digits, replaced by stampBuildId once the bundle's text is final. */
+const BUILD_ID_PLACEHOLDER = '0'.repeat(16);
+
 const SANDBOX_ENTRY = /[\\/]sandbox[\\/]entry\.(js|ts)$/;
 
 const [cliBuild] = await Promise.all([
@@ -50,9 +54,10 @@ const [cliBuild] = await Promise.all([
     // The CLI's two uses of import.meta.url (createRequire for lazily loaded packages) in CommonJS.
     define: { ...common.define, 'import.meta.url': '__msgctlModuleUrl' },
     // `Import`: see routeDynamicImports below. "use strict" first: the directive below the
-    // banner would be a plain string, leaving the whole bundle in sloppy mode.
+    // banner would be a plain string, leaving the whole bundle in sloppy mode. The comment
+    // before it holds the build id (stampBuildId below).
     banner: {
-      js: "'use strict'; const __msgctlModuleUrl = require('node:url').pathToFileURL(__filename).href, Import = (specifier) => require('./dynamic-import.cjs')(specifier);",
+      js: `/*msgctl-build:${BUILD_ID_PLACEHOLDER}*/'use strict'; const __msgctlModuleUrl = require('node:url').pathToFileURL(__filename).href, Import = (specifier) => require('./dynamic-import.cjs')(specifier);`,
     },
     plugins: [
       {
@@ -86,6 +91,22 @@ const [cliBuild] = await Promise.all([
   }),
 ]);
 await routeDynamicImports(resolve(outdir, 'cli.cjs'), cliBuild.metafile);
+await stampBuildId(resolve(outdir, 'cli.cjs'));
+
+/**
+ * The bundle's first line names its build: a hash of its text, in place of the
+ * placeholder (same length, so the source map holds). bin/code-cache.js keys the code it
+ * keeps by it: V8 takes a code cache for any source of the same length, and npm installs
+ * every file with the same modification time, so a new release of the same size would
+ * otherwise meet the compiled code of the old one.
+ */
+async function stampBuildId(file) {
+  const text = await readFile(file, 'utf8');
+  const marker = `/*msgctl-build:${BUILD_ID_PLACEHOLDER}*/`;
+  if (!text.startsWith(marker)) throw new Error(`${file}: the banner does not start with the build id placeholder`);
+  const id = createHash('sha256').update(text).digest('hex').slice(0, BUILD_ID_PLACEHOLDER.length);
+  await writeFile(file, `/*msgctl-build:${id}*/${text.slice(marker.length)}`);
+}
 
 /**
  * bin/code-cache.js runs dist/cli.cjs as a vm.Script (to keep the code V8 compiled

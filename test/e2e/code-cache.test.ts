@@ -5,10 +5,11 @@
  * failing command never breaks (or hangs) a command.
  */
 import { describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { isolatedEnv, msgctl } from '../helpers/cli.js';
+import { dirname, join } from 'node:path';
+import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 
 const posix = process.platform !== 'win32';
 
@@ -53,7 +54,7 @@ describe("a command's compiled code", () => {
     const first = await msgctl(['completion', 'bash'], { env: home.env });
     expect(first.exitCode).toBe(0);
     const [name] = cacheFiles(home.code, 'completion');
-    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}-\\d+-\\d+-\\d+\\.v8$`));
+    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}-[0-9a-f]{16}-\\d+-\\d+-\\d+\\.v8$`));
     const file = join(home.code, name!);
     if (posix) {
       expect(statSync(home.code).mode & 0o777).toBe(0o700);
@@ -90,7 +91,7 @@ describe("a command's compiled code", () => {
     const home = cacheHome();
     await msgctl(['completion', 'bash'], { env: home.env });
     const [current] = cacheFiles(home.code, 'completion');
-    const install = /-([0-9a-f]{8})-\d+-\d+-\d+\.v8$/.exec(current!)![1];
+    const install = /-([0-9a-f]{8})-[0-9a-f]{16}-\d+-\d+-\d+\.v8$/.exec(current!)![1];
     const older = `cli.completion.${process.versions.node}-${process.arch}-${install}-1-2-3.v8`;
     const otherInstall = `cli.completion.${process.versions.node}-${process.arch}-0000abcd-1-2-3.v8`;
     const otherNode = `cli.completion.0.0.1-${process.arch}-${install}-1-2-3.v8`;
@@ -99,6 +100,38 @@ describe("a command's compiled code", () => {
     writeFileSync(join(home.code, current!), 'damaged, so it is written again');
     expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
     expect(readdirSync(home.code).sort()).toEqual([current, otherInstall, otherNode, otherCommand].sort());
+  });
+
+  it("is another build's when the bundle's build id differs, even at the same size, inode and time (an npm upgrade)", async () => {
+    // An install of its own (beside the test build, so its packages resolve), whose bundle gets a new id in place.
+    const built = join(dirname(binPath()), '..');
+    const install = `${built}-upgrade`;
+    rmSync(install, { recursive: true, force: true });
+    for (const part of ['bin', 'dist']) cpSync(join(built, part), join(install, part), { recursive: true });
+    try {
+      const home = cacheHome();
+      const bin = join(install, 'bin', 'msgctl.js');
+      const run = () => execFileSync(process.execPath, [bin, 'completion', 'bash'], { env: home.env, encoding: 'utf8' });
+      const bundle = join(install, 'dist', 'cli.cjs');
+      // npm gives every file it installs this time (1985-10-26T08:15:00Z).
+      const NPM_TIME = 499162500;
+      utimesSync(bundle, NPM_TIME, NPM_TIME);
+      const first = run();
+      const [before] = cacheFiles(home.code, 'completion');
+      const text = readFileSync(bundle, 'utf8');
+      const id = /^\/\*msgctl-build:([0-9a-f]{16})\*\//.exec(text)![1]!;
+      const other = id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      const { ino } = statSync(bundle);
+      writeFileSync(bundle, text.replace(id, other)); // same file, same size
+      utimesSync(bundle, NPM_TIME, NPM_TIME);
+      expect(statSync(bundle).ino).toBe(ino);
+      expect(run()).toBe(first);
+      const [after] = cacheFiles(home.code, 'completion');
+      expect(before).toContain(`-${id}-`);
+      expect(after).toBe(before!.replace(`-${id}-`, `-${other}-`));
+    } finally {
+      rmSync(install, { recursive: true, force: true });
+    }
   });
 
   it('is not saved by a command that fails, nor for words that are not commands', async () => {
@@ -122,6 +155,19 @@ describe("a command's compiled code", () => {
     expect(again.stdout).toBe(first.stdout);
     expect(readFileSync(join(home.code, name!), 'utf8')).toBe('planted');
     expect(readdirSync(home.code)).toEqual([name]);
+  });
+
+  it.skipIf(!posix)('is neither read nor written below a folder others can write to (not sticky)', async () => {
+    const shared = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const env = isolatedEnv({ XDG_CACHE_HOME: join(shared, 'cache') });
+    for (let i = 0; i < 2; i++) expect((await msgctl(['completion', 'bash'], { env })).exitCode).toBe(0);
+    expect(cacheFiles(join(shared, 'cache', 'msgctl', 'code'), 'completion')).toEqual([]);
+    // The same place once only its owner can write there: the cache is used.
+    chmodSync(shared, 0o755);
+    for (let i = 0; i < 2; i++) expect((await msgctl(['completion', 'bash'], { env })).exitCode).toBe(0);
+    expect(cacheFiles(join(shared, 'cache', 'msgctl', 'code'), 'completion')).toHaveLength(1);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
