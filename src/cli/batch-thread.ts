@@ -18,7 +18,8 @@
  *
  * Nothing else changes: the worker runs the same `run(argv)` as the main
  * thread would, with the same environment, arguments, exit code, stdout and
- * stderr (forwarded in order, with back-pressure), and the terminal's
+ * stderr (each forwarded in order, with back-pressure; with both on one pipe, as with
+ * `2>&1`, a line of one may come before a line of the other written earlier), and the terminal's
  * isTTY/columns, so output modes, colours, the progress bar and the keychain
  * timeout are those of the terminal. Ctrl-C and SIGTERM are caught here and
  * passed in as the same abort reason (a batch journals what is in flight and

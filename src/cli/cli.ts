@@ -110,8 +110,9 @@ export function firstCommandName(argv: readonly string[]): string | undefined {
 /**
  * `send … --csv …` and `imports create …`: the commands whose work grows with a
  * file, run in a worker thread with a bounded heap (batch-thread.ts). Decided
- * from the words alone, so every other command starts as fast as before; a
- * misreading costs only the thread, since the thread runs the same `run`.
+ * from the words alone, so every other command starts as fast as before. The
+ * thread runs the same `run`, but with an empty stdin: right for these two
+ * commands, which never read stdin or prompt.
  */
 export function runsInBatchThread(argv: readonly string[]): boolean {
   if (argv.includes('--help') || argv.includes('-h')) return false;

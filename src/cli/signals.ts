@@ -58,6 +58,18 @@ function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
 }
 
 /**
+ * A second Ctrl-C: the process ends at once with status 130. On POSIX by SIGINT's default
+ * action, as after the grace period: process.exit would first wait for every worker thread,
+ * and the batch thread may be stuck in a blocking call (a journal fsync on a hung network
+ * disk). Shells see 130 either way; Windows has no such signal, so exit is the way there.
+ */
+function interruptedNow(code: number): void {
+  if (process.platform === 'win32') process.exit(code);
+  process.removeAllListeners('SIGINT');
+  process.kill(process.pid, 'SIGINT');
+}
+
+/**
  * What the process's main thread sets up before a command runs (main(), and the
  * main thread of a batch run in a worker): signals abort the returned controller,
  * SIGNAL_GRACE_MS after the first one the process ends whatever still runs, and a
@@ -65,7 +77,7 @@ function exitSoon(signal: 'SIGINT' | 'SIGTERM'): void {
  */
 export function superviseProcess(): AbortController {
   const controller = new AbortController();
-  handleSignals(process, controller, (code) => process.exit(code));
+  handleSignals(process, controller, interruptedNow);
   controller.signal.addEventListener(
     'abort',
     () => exitSoon((controller.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'),
