@@ -111,8 +111,8 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
 /**
  * Loads dist/cli.cjs (the exports of a CommonJS module) with the compiled code a
  * previous run of the same top-level command left, and leaves such code for the next
- * run when there was none. `command` is the first word of the command line; any
- * word that is not one of msgctl's commands shares the cache named `_`.
+ * run when there was none. `args` is the command line (without node and the bin); its
+ * top-level command names the cache (commandWord), and a line without one shares `_`.
  *
  * V8 accepts a code cache when the source has the same length and V8 the same
  * version and flags; it does not compare the text. So the file name carries what
@@ -122,7 +122,7 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
  * place), and the Node version. Writes go to a private temporary file renamed into
  * place, so two commands started together never read half a cache.
  */
-export function loadCli(command) {
+export function loadCli(args) {
   const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
   const requireFromBundle = nodeModule.createRequire(bundle);
   const folder = disabled ? null : ownCacheFolder('code');
@@ -144,7 +144,7 @@ export function loadCli(command) {
     // The build's content hash, which scripts/build.mjs writes on the bundle's first line.
     const build = /^\/\*msgctl-build:([0-9a-f]{16})\*\//.exec(source)?.[1];
     if (!build) throw new Error('a bundle without its build id');
-    const word = /^[a-z][a-z0-9-]{0,40}$/.test(command ?? '') && fs.existsSync(new URL(`../dist/help/${command}.txt`, import.meta.url)) ? command : '_';
+    const word = commandWord(args);
     // Per install (a global msgctl and a project's own must not replace each other's code).
     const prefix = `cli.${word}.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
     cacheFile = join(folder, `${prefix}${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
@@ -164,6 +164,20 @@ export function loadCli(command) {
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, requireFromBundle, module, bundle, dirname(bundle));
   return module.exports;
+}
+
+/**
+ * The top-level command of `args`, which names its cache: the first word that has a
+ * help file (global options and their values may come first: `msgctl --profile prod
+ * org`); `_` when none does. A global option's value spelled like a command only
+ * shares that command's cache.
+ */
+function commandWord(args) {
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (/^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${arg}.txt`, import.meta.url))) return arg;
+  }
+  return '_';
 }
 
 /** 8 hex digits naming an install folder (FNV-1a of its path): a name, not a secret. */

@@ -15,7 +15,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(ROOT_HELP);
 } else if (!(await printedPrebuiltHelp(args))) {
   // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
-  await loadCli(args[0]).main();
+  await loadCli(args).main();
 }
 
 /**

@@ -134,6 +134,17 @@ describe("a command's compiled code", () => {
     }
   });
 
+  it('is named by the top-level command even after global options', async () => {
+    const home = cacheHome();
+    const plain = await msgctl(['completion', 'bash'], { env: home.env });
+    const [name] = cacheFiles(home.code, 'completion');
+    const after = await msgctl(['--quiet', '--timeout', '30', 'completion', 'bash'], { env: home.env });
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.stdout).toBe(plain.stdout);
+    // The same cache, read and not written again; none under `_`.
+    expect(readdirSync(home.code)).toEqual([name]);
+  });
+
   it('is not saved by a command that fails, nor for words that are not commands', async () => {
     const home = cacheHome();
     const usage = await msgctl(['send'], { env: home.env });
