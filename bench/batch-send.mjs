@@ -96,7 +96,7 @@ async function timed(args, env) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, ...env } });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-2000)));
-  const [code] = await once(child, 'exit');
+  const [code] = await once(child, 'close'); // 'close', not 'exit': the last output may still be in the pipe at exit
   if (code !== 0) throw new Error(`${args.slice(1, 3).join(' ')} exited ${code}: ${stderr}`);
   return (performance.now() - started) / 1000;
 }

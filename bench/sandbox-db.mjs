@@ -103,7 +103,7 @@ async function timeCli(build, info, args) {
   child.stdout.on('data', (d) => {
     for (const b of d) if (b === 10) lines++;
   });
-  const [code] = await once(child, 'exit');
+  const [code] = await once(child, 'close'); // 'close', not 'exit': the last output may still be in the pipe at exit
   if (code !== 0) throw new Error(`msgctl ${args.join(' ')} exited ${code}`);
   return { ms: performance.now() - started, lines };
 }

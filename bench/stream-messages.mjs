@@ -167,7 +167,7 @@ async function timed(args, env, stdout) {
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
-  const [code] = await once(child, 'exit');
+  const [code] = await once(child, 'close'); // 'close', not 'exit': the last output may still be in the pipe at exit
   const seconds = (performance.now() - started) / 1000;
   if (devNull !== null) closeSync(devNull);
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}:\n${err}`);

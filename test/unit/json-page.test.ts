@@ -46,7 +46,7 @@ describe('splitListBody', () => {
   });
 
   it('refuses what is not a list body, so the caller can fall back to JSON.parse', () => {
-    for (const bad of ['', '[]', '{}', '{"data":[1,2]}', '{"data":[{"a":1}', '{"data":[{"a":"x}]}', '{"data":[{}]} trailing', 'null']) {
+    for (const bad of ['', '[]', '{}', '{"data":[1,2]}', '{"data":[{"a":1}', '{"data":[{"a":"x}]}', '{"data":[{}]} trailing', 'null', '{"data":[{"a":"x\\', '{"data":[{"a":"x\\"}]}']) {
       expect(splitListBody(Buffer.from(bad)), bad).toBeNull();
     }
   });
