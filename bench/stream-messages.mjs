@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { result } from './lib/common.mjs';
+import { median as medianOf, result } from './lib/common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const BIN = process.env.MSGCTL_BENCH_BIN ?? fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
@@ -104,14 +104,14 @@ async function main() {
       }
       const c = median(cli, 'seconds');
       const b = median(bare, 'seconds');
-      // Each CLI run is compared with the ceiling run just before it (same load on the machine).
-      const ratios = cli.map((r, i) => bare[i].seconds / r.seconds).sort((x, y) => x - y);
+      // Each CLI run is compared with the ceiling run of its pair (same load on the machine).
+      const ratios = cli.map((r, i) => bare[i].seconds / r.seconds);
       results.push({
         n,
         seedSeconds,
         cliRate: n / c.seconds,
         bareRate: n / b.seconds,
-        ratio: ratios[Math.floor(ratios.length / 2)],
+        ratio: medianOf(ratios),
         cliCpu: median(cli, 'cpuSeconds').cpuSeconds,
         bareCpu: median(bare, 'cpuSeconds').cpuSeconds,
         cliRss: Math.max(...cli.map((r) => r.rssMb)),
@@ -178,6 +178,7 @@ async function timed(args, env, stdout) {
   return { seconds, cpuSeconds, rssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout: out };
 }
 
+/** The run with the median `key` (of an even count, the upper of the middle two: a row is shown, not a mean). */
 function median(list, key) {
   const sorted = [...list].sort((a, b) => a[key] - b[key]);
   return sorted[Math.floor(sorted.length / 2)];
