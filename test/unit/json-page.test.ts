@@ -50,4 +50,37 @@ describe('splitListBody', () => {
       expect(splitListBody(Buffer.from(bad)), bad).toBeNull();
     }
   });
+
+  it('cuts every record of random bodies as JSON.parse reads them (quotes, backslashes and brackets inside strings)', () => {
+    // A fixed-seed generator: the same 5,000 bodies every run.
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
+    const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+    const chars = ['a', '"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\n', 'é', '🙏', 'u', '0'];
+    const text = () => Array.from({ length: Math.floor(random() * 8) }, () => pick(chars)).join('');
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.4) return text();
+      if (r < 0.5) return Math.floor(random() * 100) - 50;
+      if (r < 0.6) return r < 0.55 ? null : true;
+      if (r < 0.8) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [text(), value(depth + 1)]));
+    };
+    let checked = 0;
+    for (let i = 0; i < 5000; i++) {
+      const data = Array.from({ length: Math.floor(random() * 4) }, () =>
+        Object.fromEntries([['id', text()], ...Array.from({ length: Math.floor(random() * 4) }, () => [text(), value(0)])]),
+      );
+      // A top-level member besides data and pagination, with a string key and value (never "data").
+      const extra = { [`x${text()}`]: text() };
+      const page = { data, ...extra, pagination: { next_cursor: text(), has_more: random() < 0.5 } };
+      const body = Buffer.from(JSON.stringify(page, null, random() < 0.3 ? 2 : undefined));
+      const split = splitListBody(body);
+      expect(split).not.toBeNull();
+      expect(split!.records.map(([s, e]) => JSON.parse(body.toString('utf8', s, e)))).toEqual(data);
+      expect(split!.rest).toEqual({ ...extra, pagination: page.pagination });
+      checked += data.length;
+    }
+    expect(checked).toBeGreaterThan(5000);
+  });
 });
