@@ -30,7 +30,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { median, result } from './lib/common.mjs';
+import { median, result } from './lib/common.mjs'; // of an even count, the mean of the middle two
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -48,7 +48,6 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const builds = [{ name: 'this build', dir: here, posts: POSTS }];
 if (arg('base')) builds.unshift({ name: 'base', dir: arg('base'), posts: BASE_POSTS, legacy: true });
 const work = mkdtempSync(join(tmpdir(), 'msgctl-bench-db-'));
-// median(): of an even count, the mean of the middle two (the upper one flattered two-round runs).
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const log = (line) => process.stderr.write(`${line}\n`);
 

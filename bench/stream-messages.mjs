@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { median as medianOf, result } from './lib/common.mjs';
+import { median, result } from './lib/common.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const BIN = process.env.MSGCTL_BENCH_BIN ?? fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
@@ -102,8 +102,8 @@ async function main() {
           await runCli();
         }
       }
-      const c = median(cli, 'seconds');
-      const b = median(bare, 'seconds');
+      const c = medianRun(cli, 'seconds');
+      const b = medianRun(bare, 'seconds');
       // Each CLI run is compared with the ceiling run of its pair (same load on the machine).
       const ratios = cli.map((r, i) => bare[i].seconds / r.seconds);
       results.push({
@@ -111,9 +111,9 @@ async function main() {
         seedSeconds,
         cliRate: n / c.seconds,
         bareRate: n / b.seconds,
-        ratio: medianOf(ratios),
-        cliCpu: median(cli, 'cpuSeconds').cpuSeconds,
-        bareCpu: median(bare, 'cpuSeconds').cpuSeconds,
+        ratio: median(ratios),
+        cliCpu: medianRun(cli, 'cpuSeconds').cpuSeconds,
+        bareCpu: medianRun(bare, 'cpuSeconds').cpuSeconds,
         cliRss: Math.max(...cli.map((r) => r.rssMb)),
         bareRss: Math.max(...bare.map((r) => r.rssMb)),
       });
@@ -179,7 +179,7 @@ async function timed(args, env, stdout) {
 }
 
 /** The run with the median `key` (of an even count, the upper of the middle two: a row is shown, not a mean). */
-function median(list, key) {
+function medianRun(list, key) {
   const sorted = [...list].sort((a, b) => a[key] - b[key]);
   return sorted[Math.floor(sorted.length / 2)];
 }
