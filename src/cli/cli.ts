@@ -12,7 +12,7 @@ import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
 import { superviseProcess } from './signals.js';
-import { processIo } from './process-io.js';
+import { mainThreadIo } from './process-io.js';
 
 export interface RunOptions {
   io: Io;
@@ -141,7 +141,7 @@ export async function main(): Promise<void> {
   if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
   const controller = superviseProcess();
   const code = await run(argv, {
-    io: processIo(),
+    io: mainThreadIo(),
     env: process.env,
     signal: controller.signal,
   });

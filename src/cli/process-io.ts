@@ -1,14 +1,29 @@
 import type { Io } from './context.js';
+import { mainThreadOutput } from './output/direct-output.js';
 
 /**
- * The process's own streams as a command's Io (main() and the batch thread's).
- * process.stdin is opened on first use: most commands never read it, and opening
- * it costs start-up (and in the batch thread, it is Node's forwarding stream).
+ * The process's own streams as a command's Io (the batch thread's, where they are
+ * Node's forwarding streams to the main thread). process.stdin is opened on first
+ * use: most commands never read it, and opening it costs start-up.
  */
 export function processIo(): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+  };
+}
+
+/**
+ * The main thread's Io (main()): stdout and stderr written directly where Node's stream
+ * would write synchronously anyway, a file, pipe or /dev/null (output/direct-output.ts).
+ */
+export function mainThreadIo(): Io {
+  return {
+    stdout: mainThreadOutput(1),
+    stderr: mainThreadOutput(2),
     get stdin() {
       return process.stdin;
     },

@@ -6,6 +6,7 @@
 import type { HttpTransport } from './api/http.js';
 import type { Env, Services } from './context.js';
 import { sleep } from './util/sleep.js';
+import { writableOf } from './output/direct-output.js';
 
 let sharedTransport: Promise<HttpTransport> | undefined;
 
@@ -14,11 +15,11 @@ export function defaultServices(env: Env): Services {
     prompter: {
       async confirm(question, io) {
         const { confirm } = await import('@inquirer/prompts');
-        return confirm({ message: question, default: false }, { input: io.stdin, output: io.stderr });
+        return confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr) });
       },
       async password(question, io, signal) {
         const { password } = await import('@inquirer/prompts');
-        return password({ message: question, mask: false }, { input: io.stdin, output: io.stderr, signal });
+        return password({ message: question, mask: false }, { input: io.stdin, output: writableOf(io.stderr), signal });
       },
     },
     async openBrowser(url, onError) {

@@ -72,8 +72,8 @@ function interruptedNow(code: number): void {
 /**
  * What the process's main thread sets up before a command runs (main(), and the
  * main thread of a batch run in a worker): signals abort the returned controller,
- * SIGNAL_GRACE_MS after the first one the process ends whatever still runs, and a
- * closed stdout pipe (`msgctl … | head`) is a normal end, not a crash.
+ * SIGNAL_GRACE_MS after the first one the process ends whatever still runs. (A closed
+ * stdout pipe is handled where stdout is opened: output/direct-output.ts.)
  */
 export function superviseProcess(): AbortController {
   const controller = new AbortController();
@@ -83,8 +83,5 @@ export function superviseProcess(): AbortController {
     () => exitSoon((controller.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'),
     { once: true },
   );
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
-  });
   return controller;
 }

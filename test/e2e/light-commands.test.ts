@@ -26,6 +26,8 @@ interface Loaded {
   sources: string[];
   /** npm packages loaded from node_modules (outside the bundle). */
   packages: string[];
+  /** Node's own modules (`net`, `internal/fs/sync_write_stream`), loaded by the time the process exited. */
+  builtins: string[];
 }
 
 /** `src/cli/api/client.ts` from a source-map entry or an init function's name, whatever the folder it was built in. */
@@ -68,7 +70,9 @@ async function traced(args: string[], extraEnv: Record<string, string> = {}): Pr
     const env = sandboxEnv(sandbox.current, { NODE_OPTIONS: `--import=${tracer}`, MSGCTL_LOAD_TRACE: file, NODE_V8_COVERAGE: coverage, ...extraEnv });
     const r = await msgctl(args, { env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const urls = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { url: string }).url);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url?: string; builtin?: string });
+    const urls = lines.flatMap((line) => (line.url === undefined ? [] : [line.url]));
+    const builtins = lines.flatMap((line) => (line.builtin === undefined ? [] : [line.builtin]));
     // The bundle itself is not in the trace when bin/code-cache.js runs it as a vm.Script: coverage tells.
     const sources = new Set<string>(evaluatedInBundle(coverage, `${dist}cli.cjs`));
     const packages = new Set<string>();
@@ -94,7 +98,7 @@ async function traced(args: string[], extraEnv: Record<string, string> = {}): Pr
         if (pkg) packages.add(pkg[1]!.replace(/\\/g, '/'));
       }
     }
-    return { sources: [...sources].sort(), packages: [...packages].sort() };
+    return { sources: [...sources].sort(), packages: [...packages].sort(), builtins };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -137,6 +141,14 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
     const httpClient = /^src\/cli\/api\/(client|http|transport|node-transport|proxy-transport)\.ts$/;
     expect(loaded.sources.filter((s) => httpClient.test(s) || HEAVY_SOURCES.some((h) => h.test(s)))).toEqual([]);
     expect(loaded.packages.filter((p) => HEAVY_PACKAGES.includes(p))).toEqual([]);
+  });
+
+  it('send --dry-run into pipes: writes them directly, never creating process.stdout or process.stderr (output/direct-output.ts)', async () => {
+    // msgctl() pipes stdout and stderr. Creating either stream loads stream, and net for a pipe:
+    // ~4.5 ms of this command's start-up.
+    const loaded = await traced(['send', '--dry-run', '--to', '(212) 555-0100', 'Your results are ready.']);
+    expect(loaded.builtins).toContain('fs'); // the list is there
+    expect(loaded.builtins.filter((b) => ['net', 'tty', 'stream', 'internal/fs/sync_write_stream'].includes(b))).toEqual([]);
   });
 });
 

@@ -1,10 +1,13 @@
 // Preload (`node --import ./test/helpers/load-trace.mjs …`): records every module the
 // process loads — ESM and CommonJS, ours and node_modules' — with the time it was
-// first asked for, and writes them as JSON Lines to $MSGCTL_LOAD_TRACE at exit.
+// first asked for, and writes them as JSON Lines to $MSGCTL_LOAD_TRACE at exit,
+// followed by Node's own modules loaded by then (`{"builtin":"net"}`).
 // Used by test/e2e/light-commands.test.ts, and by hand to see what a command pulls in:
 //   MSGCTL_LOAD_TRACE=/tmp/t node --import ./test/helpers/load-trace.mjs bin/msgctl.js org --json
-import { registerHooks } from 'node:module';
-import { appendFileSync } from 'node:fs';
+// Built-ins from process.getBuiltinModule: the ESM facade of node:fs would load Node's
+// stream modules itself, and the trace must not add what it reports.
+const { registerHooks } = process.getBuiltinModule('node:module');
+const { appendFileSync } = process.getBuiltinModule('node:fs');
 
 const out = process.env.MSGCTL_LOAD_TRACE;
 const seen = [];
@@ -16,5 +19,6 @@ registerHooks({
   },
 });
 process.on('exit', () => {
-  if (out) appendFileSync(out, seen.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => ({ builtin: m.slice('NativeModule '.length) }));
+  if (out) appendFileSync(out, [...seen, ...builtins].map((s) => JSON.stringify(s)).join('\n') + '\n');
 });

@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import type { Export } from '../../contract/api.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../output/exit-codes.js';
+import { writableOf } from '../output/direct-output.js';
 import { ApiError } from '../api/errors.js';
 import { createTransport, isLoopbackHost } from '../api/transport.js';
 import { readText } from '../api/http.js';
@@ -59,7 +60,7 @@ export async function downloadExport(ctx: Context, id: string, flags: { output?:
     return pipeline(response.body, first!, ...rest, { ...options, signal: ctx.signal });
   };
   if (output === null) {
-    await copyTo(ctx.io.stdout, { end: false });
+    await copyTo(writableOf(ctx.io.stdout), { end: false });
     return;
   }
   const partial = `${output}.partial`;

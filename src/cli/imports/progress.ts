@@ -6,6 +6,7 @@
  * no bar, only the lines callers log.
  */
 import type { OutStream } from '../output/output.js';
+import { writableOf } from '../output/direct-output.js';
 import { terminalSafe } from '../output/terminal-text.js';
 
 export interface Progress {
@@ -31,7 +32,7 @@ export async function createProgress(
   if (!options.enabled || !stderr.isTTY) return lineProgress(stderr);
   const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({
-    stream: stderr,
+    stream: writableOf(stderr), // a terminal, so Node's stream already
     format: `${options.label} [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}`,
     barsize: 30,
     clearOnComplete: true,

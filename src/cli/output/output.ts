@@ -6,7 +6,6 @@
  * Progress, warnings and errors go to stderr. Writes respect backpressure so
  * streaming a million records keeps memory flat.
  */
-import type { Writable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
 import { stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
@@ -29,7 +28,12 @@ export interface Column<T> {
   time?: boolean;
 }
 
-export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+export interface OutStream {
+  write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
 
 export interface OutputOptions {
   json: boolean;

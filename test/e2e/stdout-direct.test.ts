@@ -1,0 +1,98 @@
+/**
+ * stdout and stderr written directly (output/direct-output.ts) lose nothing and
+ * end the way Node's streams did: a reader that is slow on a pipe left in
+ * non-blocking mode gets every byte in order, a reader that goes away ends the
+ * command with status 0, and a file or /dev/null gets what a pipe gets.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox({ seedMessages: 1500 });
+const LIST = ['messages', 'list', '--all', '--json', '--after', '2000-01-01'];
+let dir: string;
+let expected: string;
+let fullListPages: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'msgctl-stdout-'));
+  const before = sandbox.current.testing.requests().length;
+  const r = await msgctl(LIST, { env: sandboxEnv(sandbox.current) });
+  fullListPages = sandbox.current.testing.requests().slice(before).filter((r) => r.path === '/patient-messages').length;
+  expect(fullListPages).toBeGreaterThan(6);
+  expect(r.exitCode, r.stderr).toBe(0);
+  expected = r.stdout;
+  expect(expected.length).toBeGreaterThan(600_000); // well past what a pipe holds
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
+  it('a slow reader on a non-blocking pipe gets every byte, in order', async () => {
+    // The preload opens Node's stdout stream first, which puts the pipe in non-blocking
+    // mode (as a Node parent sharing its own stdout would): a full pipe then refuses
+    // msgctl's direct writes with EAGAIN, and the rest must go through the stream.
+    const preload = join(dir, 'nonblocking-stdout.cjs');
+    writeFileSync(preload, 'process.stdout;\n');
+    const child = spawn(process.execPath, [binPath(), ...LIST], {
+      env: sandboxEnv(sandbox.current, { NODE_OPTIONS: `--require=${preload}` }) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    // Read nothing until msgctl has filled the pipe and is waiting on it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (process.platform === 'linux') {
+      const flags = Number.parseInt(/flags:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/fdinfo/1`, 'utf8'))![1]!, 8);
+      expect(flags & 0o4000, 'stdout should be non-blocking for this test to mean anything').not.toBe(0);
+    }
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const [code] = await once(child, 'close');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(Buffer.concat(chunks).toString('utf8') === expected).toBe(true);
+  });
+
+  it('a reader that goes away (`| head`) ends the command at once, with 0 and nothing on stderr', async () => {
+    const before = sandbox.current.testing.requests().length;
+    const child = spawn(process.execPath, [binPath(), ...LIST], {
+      env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code] = await once(child, 'close');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    // It stopped at the next write rather than reading the other pages for nobody.
+    const pages = sandbox.current.testing.requests().slice(before).filter((r) => r.path === '/patient-messages');
+    expect(pages.length).toBeLessThan(fullListPages / 2);
+  });
+
+  it('a file gets exactly what a pipe gets; /dev/null takes it all', async () => {
+    for (const target of [join(dir, 'out.jsonl'), '/dev/null']) {
+      const fd = openSync(target, 'w');
+      try {
+        const child = spawn(process.execPath, [binPath(), ...LIST], {
+          env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv,
+          stdio: ['ignore', fd, 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        const [code] = await once(child, 'close');
+        expect(stderr).toBe('');
+        expect(code).toBe(0);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    expect(readFileSync(join(dir, 'out.jsonl'), 'utf8') === expected).toBe(true);
+  });
+});
