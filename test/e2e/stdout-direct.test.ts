@@ -58,6 +58,22 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
     expect(Buffer.concat(chunks).toString('utf8') === expected).toBe(true);
   });
 
+  it('a reader that goes away after a full non-blocking pipe handed the rest to the stream: still 0, nothing on stderr', async () => {
+    const preload = join(dir, 'nonblocking-stdout-2.cjs');
+    writeFileSync(preload, 'process.stdout;\n');
+    const child = spawn(process.execPath, [binPath(), ...LIST], {
+      env: sandboxEnv(sandbox.current, { NODE_OPTIONS: `--require=${preload}` }) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the pipe is full: the stream holds the rest
+    child.stdout.destroy();
+    const [code] = await once(child, 'close');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('a reader that goes away (`| head`) ends the command at once, with 0 and nothing on stderr', async () => {
     const before = sandbox.current.testing.requests().length;
     const child = spawn(process.execPath, [binPath(), ...LIST], {
@@ -85,7 +101,7 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
           stdio: ['ignore', fd, 'pipe'],
         });
         let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
         const [code] = await once(child, 'close');
         expect(stderr).toBe('');
         expect(code).toBe(0);

@@ -61,7 +61,10 @@ export class DirectOutput implements OutStream {
 
   /** Node's own stream for this descriptor, for what needs a Writable (a pipeline); later writes go to it as well. */
   stream(): NodeJS.WriteStream {
-    this.fallback ??= this.fd === 1 ? process.stdout : process.stderr;
+    if (!this.fallback) {
+      this.fallback = this.fd === 1 ? process.stdout : process.stderr;
+      if (this.fd === 1) exitOnClosedReader(this.fallback);
+    }
     return this.fallback;
   }
 }
