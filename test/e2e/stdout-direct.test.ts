@@ -4,10 +4,11 @@
  * non-blocking mode gets every byte in order, a reader that goes away ends the
  * command with status 0, and a file or /dev/null gets what a pipe gets.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
@@ -31,21 +32,31 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * The list, its stdout a pipe nobody reads yet. `nonBlocking`: a preload opens Node's
+ * stdout stream first, which puts the pipe in non-blocking mode (as a Node parent
+ * sharing its own stdout would), so a full pipe refuses msgctl's direct writes with
+ * EAGAIN and the rest must go through the stream.
+ */
+function listIntoPipe(nonBlocking: boolean): { child: ChildProcessByStdio<null, Readable, Readable>; stderr: () => string } {
+  const preload = join(dir, 'nonblocking-stdout.cjs');
+  if (nonBlocking) writeFileSync(preload, 'process.stdout;\n');
+  const child = spawn(process.execPath, [binPath(), ...LIST], {
+    env: sandboxEnv(sandbox.current, nonBlocking ? { NODE_OPTIONS: `--require=${preload}` } : {}) as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  return { child, stderr: () => stderr };
+}
+
+/** Long enough for msgctl to fill the pipe and wait on it. */
+const untilPipeIsFull = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
 describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
   it('a slow reader on a non-blocking pipe gets every byte, in order', async () => {
-    // The preload opens Node's stdout stream first, which puts the pipe in non-blocking
-    // mode (as a Node parent sharing its own stdout would): a full pipe then refuses
-    // msgctl's direct writes with EAGAIN, and the rest must go through the stream.
-    const preload = join(dir, 'nonblocking-stdout.cjs');
-    writeFileSync(preload, 'process.stdout;\n');
-    const child = spawn(process.execPath, [binPath(), ...LIST], {
-      env: sandboxEnv(sandbox.current, { NODE_OPTIONS: `--require=${preload}` }) as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    // Read nothing until msgctl has filled the pipe and is waiting on it.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { child, stderr } = listIntoPipe(true);
+    await untilPipeIsFull();
     if (process.platform === 'linux') {
       const flags = Number.parseInt(/flags:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/fdinfo/1`, 'utf8'))![1]!, 8);
       expect(flags & 0o4000, 'stdout should be non-blocking for this test to mean anything').not.toBe(0);
@@ -53,39 +64,27 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     const [code] = await once(child, 'close');
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
     expect(code).toBe(0);
     expect(Buffer.concat(chunks).toString('utf8') === expected).toBe(true);
   });
 
   it('a reader that goes away after a full non-blocking pipe handed the rest to the stream: still 0, nothing on stderr', async () => {
-    const preload = join(dir, 'nonblocking-stdout-2.cjs');
-    writeFileSync(preload, 'process.stdout;\n');
-    const child = spawn(process.execPath, [binPath(), ...LIST], {
-      env: sandboxEnv(sandbox.current, { NODE_OPTIONS: `--require=${preload}` }) as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the pipe is full: the stream holds the rest
+    const { child, stderr } = listIntoPipe(true);
+    await untilPipeIsFull();
     child.stdout.destroy();
     const [code] = await once(child, 'close');
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
     expect(code).toBe(0);
   });
 
   it('a reader that goes away (`| head`) ends the command at once, with 0 and nothing on stderr', async () => {
     const before = sandbox.current.testing.requests().length;
-    const child = spawn(process.execPath, [binPath(), ...LIST], {
-      env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const { child, stderr } = listIntoPipe(false);
     await once(child.stdout, 'data');
     child.stdout.destroy();
     const [code] = await once(child, 'close');
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
     expect(code).toBe(0);
     // It stopped at the next write rather than reading the other pages for nobody.
     const pages = sandbox.current.testing.requests().slice(before).filter((r) => r.path === '/patient-messages');
