@@ -13,6 +13,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 import { runsInBatchThread } from '../../src/cli/cli.js';
+import { startCli } from '../helpers/background-cli.js';
 
 const sandbox = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-batch-thread-'));
@@ -68,4 +69,21 @@ describe('the batch thread', () => {
       for (const row of rows) expect(sent.get(row.body) ?? 0, `row ${row.row}`).toBe(row.kind === 'new' ? 1 : 0);
     });
   }
+
+  it('prints a row\'s line within its output window, while other rows are still being sent', { timeout: 30_000 }, async () => {
+    // Row 2's request is held for 4 s; row 3 is answered at once. Its line must reach the
+    // pipe within send-pass.ts's 100 ms window, not at the end of the batch.
+    const rows = reminderRows(2, { tag: 'window' });
+    const csv = join(dir, 'window.csv');
+    writeReminderCsv(csv, rows);
+    sandbox.current.testing.injectFaults({ holdMs: 4000, method: 'POST', path: '/patient-messages' });
+    const cli = startCli(['send', '--csv', csv, '--template', TEMPLATE, '--concurrency', '2', '--json'], sandboxEnv(sandbox.current));
+    try {
+      const [line] = await cli.waitForLines(1, 2500);
+      expect(cli.child.exitCode).toBeNull(); // row 2 is still held
+      expect(JSON.parse(line!)).toMatchObject({ row: 3, outcome: 'sent' });
+    } finally {
+      await cli.stop('SIGTERM');
+    }
+  });
 });
