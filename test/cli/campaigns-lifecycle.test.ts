@@ -175,8 +175,9 @@ describe('a campaign over 120 recipients', () => {
     }
     expect(watch.stderr).toMatch(/completed/);
 
-    // Deliveries settle (opened ~3 s of sandbox time after sending).
-    await waitFor('deliveries to settle', () => !rawStatuses(campaign.id).some((s) => s === 'sent'));
+    // Deliveries settle: delivered ~1 s and opened ~3 s of sandbox time after sending, so wait for
+    // both (waiting only for "delivered" let a recipient still be on its way to "opened" below).
+    await waitFor('deliveries to settle', () => !rawStatuses(campaign.id).some((s) => s === 'sent' || s === 'delivered'));
     const final = await expectCountsMatchRecipients(campaign.id);
     expect(final.counts).toEqual({ recipients: 120, pending: 0, sent: 110, delivered: 110, failed: 2, skipped: 8 });
 
