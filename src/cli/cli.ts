@@ -13,6 +13,7 @@ import { defaultServices } from './services.js';
 import { ExitCode } from './output/exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
+import { whenWritten } from './output/direct-output.js';
 
 export interface RunOptions {
   io: Io;
@@ -140,11 +141,10 @@ export async function main(): Promise<void> {
   // `send --csv` and `imports create` run in a worker thread with a bounded heap (batch-thread.ts).
   if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
   const controller = superviseProcess();
-  const code = await run(argv, {
-    io: mainThreadIo(),
-    env: process.env,
-    signal: controller.signal,
-  });
+  const io = mainThreadIo();
+  const code = await run(argv, { io, env: process.env, signal: controller.signal });
+  // The end of a long answer may still wait in Node's stream for a slow reader (direct-output.ts).
+  await whenWritten(io.stdout, io.stderr);
   process.exitCode = code;
   // Keep-alive sockets and stdin must not hold the process open once the command is done.
   setImmediate(() => process.exit(code));

@@ -71,8 +71,9 @@ describe('the batch thread', () => {
   }
 
   it('prints a row\'s line within its output window, while other rows are still being sent', { timeout: 30_000 }, async () => {
-    // Row 2's request is held for 4 s; row 3 is answered at once. Its line must reach the
-    // pipe within send-pass.ts's 100 ms window, not at the end of the batch.
+    // The first request to arrive (row 2's, nearly always) is held for 4 s; the other is
+    // answered at once, and its line must reach the pipe within send-pass.ts's 100 ms
+    // window, not at the end of the batch.
     const rows = reminderRows(2, { tag: 'window' });
     const csv = join(dir, 'window.csv');
     writeReminderCsv(csv, rows);
@@ -81,7 +82,9 @@ describe('the batch thread', () => {
     try {
       const [line] = await cli.waitForLines(1, 2500);
       expect(cli.child.exitCode).toBeNull(); // row 2 is still held
-      expect(JSON.parse(line!)).toMatchObject({ row: 3, outcome: 'sent' });
+      const printed = JSON.parse(line!) as { row: number; outcome: string };
+      expect(printed.outcome).toBe('sent');
+      expect([2, 3]).toContain(printed.row);
     } finally {
       await cli.stop('SIGTERM');
     }

@@ -4,9 +4,9 @@
  * non-blocking mode gets every byte in order, a reader that goes away ends the
  * command with status 0, and a file or /dev/null gets what a pipe gets.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
@@ -89,6 +89,31 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
     // It stopped at the next write rather than reading the other pages for nobody.
     const pages = sandbox.current.testing.requests().slice(before).filter((r) => r.path === '/patient-messages');
     expect(pages.length).toBeLessThan(fullListPages / 2);
+  });
+
+  it('a reader that stops reading (a FIFO, as `| less` is): SIGTERM still ends the command', { timeout: 20_000 }, async () => {
+    // Past the first few KB a pipe gets Node's stream, which waits in the event loop; a
+    // blocking write to the full pipe would hold the process (and its signal handlers) for good.
+    const fifo = join(dir, 'stalled.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK); // open, never read
+    const writer = openSync(fifo, constants.O_WRONLY);
+    try {
+      const child = spawn(process.execPath, [binPath(), ...LIST], {
+        env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv,
+        stdio: ['ignore', writer, 'ignore'],
+      });
+      await untilPipeIsFull();
+      expect(child.exitCode).toBeNull();
+      const started = Date.now();
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      // The command cannot finish its answer, so it ends at the grace period's end (signals.ts, 5 s) at the latest.
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      closeSync(writer);
+      closeSync(reader);
+    }
   });
 
   it('a file gets exactly what a pipe gets; /dev/null takes it all', async () => {

@@ -2,20 +2,28 @@
  * The process's stdout and stderr for a command run in the main thread.
  *
  * Node creates process.stdout or process.stderr on first use, and that loads
- * its stream modules, plus net for a pipe or socket: ~4.5 ms of a ~39 ms
- * `msgctl send --dry-run` (bench/startup.mjs). When the destination is a
- * regular file, a pipe, a socket or /dev/null on POSIX, Node's own stream
- * would write synchronously anyway (a file through fs.writeSync, a pipe with
- * a blocking write on Linux), so DirectOutput writes with fs.writeSync and
- * skips the stream.
+ * its stream modules, plus net for a pipe or socket: ~5 ms of a ~38 ms
+ * `msgctl send --dry-run` (bench/startup.mjs). DirectOutput writes with
+ * fs.writeSync instead, where that is as safe as the stream:
+ *
+ * - a regular file or /dev/null: Node's own stream for these writes them
+ *   synchronously too, so every byte goes there directly;
+ * - a pipe or socket: the first PIPE_DIRECT_BYTES only. Node's stream puts a
+ *   pipe in non-blocking mode and waits for a slow reader in its event loop,
+ *   where Ctrl-C, SIGTERM and the grace timer still run; a blocking write to
+ *   a full pipe would hold the process until the reader reads. A light
+ *   command's answer (a resource, a dry run, an error) fits, and a pipe always
+ *   has room for that much unless other writers have filled it; past it, Node's
+ *   stream takes over.
  *
  * A terminal, anything on Windows (its console wants UTF-16 writes) and any
- * other device get Node's stream as before. A pipe another process left in
- * non-blocking mode can refuse a write (EAGAIN) when full: from then on the
- * rest goes through Node's stream, which waits for the reader, so nothing is
- * lost or reordered. A reader gone away (EPIPE: `msgctl … | head`) ends the
- * process with status 0 for stdout, as the stream's handler does; stderr
- * drops what it cannot write.
+ * other device get Node's stream as before. A write refused with EAGAIN (a
+ * pipe another process left non-blocking, and full) also hands the rest to
+ * Node's stream, so nothing is lost or reordered. A reader gone away (EPIPE:
+ * `msgctl … | head`) ends the process with status 0 for stdout, as the
+ * stream's handler does; stderr drops what it cannot write. Before the
+ * process exits, main() waits for whatever Node's stream still holds
+ * (`whenWritten`).
  */
 import type { Writable } from 'node:stream';
 import { ExitCode } from './exit-codes.js';
@@ -23,21 +31,32 @@ import type { OutStream } from './output.js';
 
 type StdioFd = 1 | 2;
 
+/** What may go straight into a pipe or socket (PIPE_BUF on Linux: a write this small is atomic). */
+export const PIPE_DIRECT_BYTES = 4096;
+
 export class DirectOutput implements OutStream {
   readonly isTTY = false;
   readonly columns = undefined;
   /** Node's stream, once a write could not be done here (or a caller needed a real stream). */
   private fallback: NodeJS.WriteStream | null = null;
+  private written = 0;
 
-  constructor(private readonly fd: StdioFd) {}
+  /** `limit`: bytes this descriptor takes directly (Infinity for a file). */
+  constructor(
+    private readonly fd: StdioFd,
+    private readonly limit: number,
+  ) {}
 
   write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean {
     if (this.fallback) return this.fallback.write(chunk, callback);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (this.written + bytes.length > this.limit) return this.stream().write(bytes, callback);
     const fs = process.getBuiltinModule('node:fs');
     for (let at = 0; at < bytes.length; ) {
       try {
-        at += fs.writeSync(this.fd, bytes, at);
+        const n = fs.writeSync(this.fd, bytes, at);
+        at += n;
+        this.written += n;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EPIPE') {
@@ -67,6 +86,11 @@ export class DirectOutput implements OutStream {
     }
     return this.fallback;
   }
+
+  /** Node's stream if it took over, else null: everything was written already. */
+  get takenOver(): NodeJS.WriteStream | null {
+    return this.fallback;
+  }
 }
 
 /**
@@ -74,7 +98,8 @@ export class DirectOutput implements OutStream {
  * (module comment), else Node's stream, on which a closed stdout reader ends the process with 0.
  */
 export function mainThreadOutput(fd: StdioFd): OutStream {
-  if (writesDirectly(fd)) return new DirectOutput(fd);
+  const limit = directBytes(fd);
+  if (limit > 0) return new DirectOutput(fd, limit);
   if (fd === 2) return process.stderr;
   exitOnClosedReader(process.stdout);
   return process.stdout;
@@ -87,20 +112,43 @@ export function exitOnClosedReader(stdout: NodeJS.WriteStream): void {
   });
 }
 
-function writesDirectly(fd: StdioFd): boolean {
-  if (process.platform === 'win32') return false;
+/** How many bytes `fd` takes by fs.writeSync (module comment); 0: Node's stream from the start. */
+function directBytes(fd: StdioFd): number {
+  if (process.platform === 'win32') return 0;
   const fs = process.getBuiltinModule('node:fs');
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isFile() || stat.isFIFO() || stat.isSocket()) return true;
+    if (stat.isFile()) return Infinity;
+    if (stat.isFIFO() || stat.isSocket()) return PIPE_DIRECT_BYTES;
     // /dev/null (cron jobs, `>/dev/null`); a terminal is a character device too, and keeps Node's stream.
-    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev;
+    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? Infinity : 0;
   } catch {
-    return false; // closed or unusual: Node's stream decides
+    return 0; // closed or unusual: Node's stream decides
   }
 }
 
 /** `out` as a Writable, for a pipeline (a DirectOutput hands over to Node's stream). */
 export function writableOf(out: OutStream): Writable {
-  return (out instanceof DirectOutput ? out.stream() : out) as Writable;
+  const stream = out instanceof DirectOutput ? out.stream() : out;
+  const candidate = stream as Partial<Writable>;
+  if (typeof candidate.on !== 'function' || typeof candidate.end !== 'function') throw new TypeError('not a writable stream');
+  return stream as Writable;
+}
+
+/**
+ * Resolves once everything written to these outputs has left the process: a Node stream
+ * may still hold the end of a long answer for a slow reader, and process.exit would drop
+ * it. Waiting happens in the event loop, so Ctrl-C and SIGTERM still end the process.
+ */
+export async function whenWritten(...outputs: OutStream[]): Promise<void> {
+  await Promise.all(
+    outputs.map((out) => {
+      const stream = out instanceof DirectOutput ? out.takenOver : (out as Partial<NodeJS.WriteStream>);
+      if (!stream || typeof stream.write !== 'function' || !stream.writableLength) return undefined;
+      return new Promise<void>((resolve) => {
+        // An empty write's callback runs after every earlier write has completed (or failed).
+        stream.write!('', () => resolve());
+      });
+    }),
+  );
 }
