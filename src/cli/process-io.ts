@@ -17,8 +17,8 @@ export function processIo(): Io {
 }
 
 /**
- * The main thread's Io (main()): stdout and stderr written directly where Node's stream
- * would write synchronously anyway, a file, pipe or /dev/null (output/direct-output.ts).
+ * The main thread's Io (main()): stdout and stderr written directly to a file or /dev/null,
+ * and the first 4 KB to a pipe, before Node's stream takes over (output/direct-output.ts).
  */
 export function mainThreadIo(): Io {
   return {

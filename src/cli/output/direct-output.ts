@@ -31,6 +31,9 @@ import type { OutStream } from './output.js';
 
 type StdioFd = 1 | 2;
 
+// Loaded at Node's bootstrap already; taken once, not on every write.
+const fs = process.getBuiltinModule('node:fs');
+
 /** What may go straight into a pipe or socket (PIPE_BUF on Linux: a write this small is atomic). */
 export const PIPE_DIRECT_BYTES = 4096;
 
@@ -51,7 +54,6 @@ export class DirectOutput implements OutStream {
     if (this.fallback) return this.fallback.write(chunk, callback);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (this.written + bytes.length > this.limit) return this.stream().write(bytes, callback);
-    const fs = process.getBuiltinModule('node:fs');
     for (let at = 0; at < bytes.length; ) {
       try {
         const n = fs.writeSync(this.fd, bytes, at);
@@ -80,10 +82,7 @@ export class DirectOutput implements OutStream {
 
   /** Node's own stream for this descriptor, for what needs a Writable (a pipeline); later writes go to it as well. */
   stream(): NodeJS.WriteStream {
-    if (!this.fallback) {
-      this.fallback = this.fd === 1 ? process.stdout : process.stderr;
-      if (this.fd === 1) exitOnClosedReader(this.fallback);
-    }
+    this.fallback ??= nodeStream(this.fd);
     return this.fallback;
   }
 
@@ -99,7 +98,11 @@ export class DirectOutput implements OutStream {
  */
 export function mainThreadOutput(fd: StdioFd): OutStream {
   const limit = directBytes(fd);
-  if (limit > 0) return new DirectOutput(fd, limit);
+  return limit > 0 ? new DirectOutput(fd, limit) : nodeStream(fd);
+}
+
+/** Node's stream for `fd`, created here; on stdout a closed reader ends the process with 0. */
+function nodeStream(fd: StdioFd): NodeJS.WriteStream {
   if (fd === 2) return process.stderr;
   exitOnClosedReader(process.stdout);
   return process.stdout;
@@ -115,7 +118,6 @@ export function exitOnClosedReader(stdout: NodeJS.WriteStream): void {
 /** How many bytes `fd` takes by fs.writeSync (module comment); 0: Node's stream from the start. */
 function directBytes(fd: StdioFd): number {
   if (process.platform === 'win32') return 0;
-  const fs = process.getBuiltinModule('node:fs');
   try {
     const stat = fs.fstatSync(fd);
     if (stat.isFile()) return Infinity;
