@@ -110,9 +110,9 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
 
 /**
  * Loads dist/cli.cjs (the exports of a CommonJS module) with the compiled code a
- * previous run of the same top-level command left, and leaves such code for the next
- * run when there was none. `args` is the command line (without node and the bin); its
- * top-level command names the cache (commandWord), and a line without one shares `_`.
+ * previous run of the same kind of command line left, and leaves such code for the
+ * next run when there was none. `args` is the command line (without node and the bin);
+ * its command and the options it names make the cache's name (cacheKey).
  *
  * V8 accepts a code cache when the source has the same length and V8 the same
  * version and flags; it does not compare the text. So the file name carries what
@@ -144,10 +144,10 @@ export function loadCli(args) {
     // The build's content hash, which scripts/build.mjs writes on the bundle's first line.
     const build = /^\/\*msgctl-build:([0-9a-f]{16})\*\//.exec(source)?.[1];
     if (!build) throw new Error('a bundle without its build id');
-    const word = commandWord(args);
     // Per install (a global msgctl and a project's own must not replace each other's code).
-    const prefix = `cli.${word}.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
-    cacheFile = join(folder, `${prefix}${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+    const install = `.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
+    const bundleId = `${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`;
+    cacheFile = join(folder, `cli.${cacheKey(args)}${install}${bundleId}`);
     let cachedData;
     try {
       cachedData = fs.readFileSync(cacheFile);
@@ -157,7 +157,7 @@ export function loadCli(args) {
     }
     // Node's own CommonJS wrapper, on the first line, so line numbers stay the bundle's.
     script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
-    if (!hadCache || script.cachedDataRejected) process.once('exit', (code) => code === 0 && saveCode(script, folder, cacheFile, prefix));
+    if (!hadCache || script.cachedDataRejected) process.once('exit', (code) => code === 0 && saveCode(script, folder, cacheFile, install, bundleId));
   } catch {
     return requireFromBundle(bundle); // no folder, unreadable cache: the plain way
   }
@@ -167,31 +167,48 @@ export function loadCli(args) {
 }
 
 /**
- * The top-level command of `args`, which names its cache: the first word that has a
- * help file (global options and their values may come first: `msgctl --profile prod
- * org`); `_` when none does. A global option's value spelled like a command only
- * shares that command's cache.
+ * What a run's compiled code is kept under: its command (`send`, `patients+list`: the
+ * words that have a help file, after any global options; `_` when none do) and the
+ * options it names, hashed (`--csv`, `--dry-run`, `--json`; not their values). One
+ * command runs different code with different options: a `send --csv` only starts the
+ * batch thread, a `send --dry-run` never loads the HTTP client, so code kept from one
+ * would leave the other compiling its own on every run (`send --dry-run` after a
+ * `send --csv` had cached: ~4 ms more per start). A script or a cron job repeats one
+ * command line, so it always finds its own. A global option's value spelled like a
+ * command only shares that command's cache.
  */
-function commandWord(args) {
+function cacheKey(args) {
+  const words = [];
+  const options = new Set();
   for (const arg of args) {
     if (arg === '--') break;
-    if (/^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${arg}.txt`, import.meta.url))) return arg;
+    if (arg.startsWith('-')) options.add(arg.split('=', 1)[0]);
+    else if (words.length < 2 && /^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${[...words, arg].join('.')}.txt`, import.meta.url))) words.push(arg);
   }
-  return '_';
+  return `${words.length ? words.join('+') : '_'}.${fnv1a([...options].sort().join(' '))}`;
 }
 
-/** 8 hex digits naming an install folder (FNV-1a of its path): a name, not a secret. */
+/** Code kept per install and build at most; the oldest go first (a few hundred KB each). */
+const MAX_CACHED_COMMANDS = 24;
+
+/** 8 hex digits naming an install folder: a name, not a secret. */
 function pathTag(path) {
+  return fnv1a(path);
+}
+
+/** FNV-1a of a string, as 8 hex digits. */
+function fnv1a(text) {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
- * After a successful run: the code V8 compiled for this command, for the next run.
- * Older caches of the same command, Node version and install (a previous build) are removed.
+ * After a successful run: the code V8 compiled for this command line, for the next run.
+ * Code an older build of this install left for this Node version is removed (no run
+ * can use it again), as is this build's beyond the MAX_CACHED_COMMANDS newest.
  */
-function saveCode(script, folder, cacheFile, prefix) {
+function saveCode(script, folder, cacheFile, install, bundleId) {
   // Unique even across containers that share a home and a pid; removed only if this run made it.
   const temp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
   let made = false;
@@ -205,8 +222,15 @@ function saveCode(script, folder, cacheFile, prefix) {
     }
     fs.renameSync(temp, cacheFile);
     made = false;
+    const current = [];
     for (const name of fs.readdirSync(folder)) {
-      if (name.startsWith(prefix) && name.endsWith('.v8') && join(folder, name) !== cacheFile) fs.rmSync(join(folder, name), { force: true });
+      if (!name.startsWith('cli.') || !name.endsWith('.v8') || !name.includes(install)) continue;
+      if (!name.endsWith(`${install}${bundleId}`)) fs.rmSync(join(folder, name), { force: true });
+      else if (join(folder, name) !== cacheFile) current.push(name);
+    }
+    if (current.length >= MAX_CACHED_COMMANDS) {
+      const byAge = current.map((name) => ({ name, mtime: fs.statSync(join(folder, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
+      for (const { name } of byAge.slice(0, current.length - MAX_CACHED_COMMANDS + 1)) fs.rmSync(join(folder, name), { force: true });
     }
   } catch {
     try {

@@ -54,7 +54,7 @@ describe("a command's compiled code", () => {
     const first = await msgctl(['completion', 'bash'], { env: home.env });
     expect(first.exitCode).toBe(0);
     const [name] = cacheFiles(home.code, 'completion');
-    expect(name).toMatch(new RegExp(`^cli\\.completion\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}-[0-9a-f]{16}-\\d+-\\d+-\\d+\\.v8$`));
+    expect(name).toMatch(new RegExp(`^cli\\.completion\\.[0-9a-f]{8}\\.${process.versions.node.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}-[0-9a-f]{16}-\\d+-\\d+-\\d+\\.v8$`));
     const file = join(home.code, name!);
     if (posix) {
       expect(statSync(home.code).mode & 0o777).toBe(0o700);
@@ -87,19 +87,36 @@ describe("a command's compiled code", () => {
     }
   });
 
-  it("replaces an older build's code for the same command, and keeps other commands', Node versions' and installs'", async () => {
+  it("removes what an older build of the same install left for this Node version, and keeps other Node versions' and installs'", async () => {
     const home = cacheHome();
     await msgctl(['completion', 'bash'], { env: home.env });
     const [current] = cacheFiles(home.code, 'completion');
-    const install = /-([0-9a-f]{8})-[0-9a-f]{16}-\d+-\d+-\d+\.v8$/.exec(current!)![1];
-    const older = `cli.completion.${process.versions.node}-${process.arch}-${install}-1-2-3.v8`;
-    const otherInstall = `cli.completion.${process.versions.node}-${process.arch}-0000abcd-1-2-3.v8`;
-    const otherNode = `cli.completion.0.0.1-${process.arch}-${install}-1-2-3.v8`;
-    const otherCommand = `cli.org.${process.versions.node}-${process.arch}-${install}-1-2-3.v8`;
-    for (const name of [older, otherInstall, otherNode, otherCommand]) writeFileSync(join(home.code, name), 'x');
+    const [, key, install] = /^cli\.(completion\.[0-9a-f]{8})\.[^-]+-[^-]+-([0-9a-f]{8})-/.exec(current!)!;
+    const node = `${process.versions.node}-${process.arch}`;
+    const older = `cli.${key}.${node}-${install}-1-2-3.v8`;
+    const olderOtherCommand = `cli.org.811c9dc5.${node}-${install}-1-2-3.v8`;
+    const otherInstall = `cli.${key}.${node}-0000abcd-1-2-3.v8`;
+    const otherNode = `cli.${key}.0.0.1-${process.arch}-${install}-1-2-3.v8`;
+    for (const name of [older, olderOtherCommand, otherInstall, otherNode]) writeFileSync(join(home.code, name), 'x');
     writeFileSync(join(home.code, current!), 'damaged, so it is written again');
     expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
-    expect(readdirSync(home.code).sort()).toEqual([current, otherInstall, otherNode, otherCommand].sort());
+    expect(readdirSync(home.code).sort()).toEqual([current, otherInstall, otherNode].sort());
+  });
+
+  it(`keeps this build's code for at most ${24} command lines, dropping the oldest`, async () => {
+    const home = cacheHome();
+    await msgctl(['completion', 'bash'], { env: home.env });
+    const [current] = cacheFiles(home.code, 'completion');
+    const rest = current!.slice(current!.indexOf('.', 'cli.completion.'.length));
+    // 30 command lines' code of this very build, the first ones oldest.
+    const names = Array.from({ length: 30 }, (_, i) => `cli.org.${String(i).padStart(8, '0')}${rest}`);
+    names.forEach((name, i) => {
+      writeFileSync(join(home.code, name), 'x');
+      utimesSync(join(home.code, name), 1_000_000 + i, 1_000_000 + i);
+    });
+    rmSync(join(home.code, current!));
+    expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
+    expect(readdirSync(home.code).sort()).toEqual([current!, ...names.slice(7)].sort());
   });
 
   it("is another build's when the bundle's build id differs, even at the same size, inode and time (an npm upgrade)", async () => {
@@ -134,15 +151,25 @@ describe("a command's compiled code", () => {
     }
   });
 
-  it('is named by the top-level command even after global options', async () => {
+  it('is named by the command, after any global options, and by the options given', async () => {
     const home = cacheHome();
     const plain = await msgctl(['completion', 'bash'], { env: home.env });
     const [name] = cacheFiles(home.code, 'completion');
-    const after = await msgctl(['--quiet', '--timeout', '30', 'completion', 'bash'], { env: home.env });
-    expect(after.exitCode, after.stderr).toBe(0);
-    expect(after.stdout).toBe(plain.stdout);
-    // The same cache, read and not written again; none under `_`.
-    expect(readdirSync(home.code)).toEqual([name]);
+    // Other options: code of its own (a `send --csv` runs other code than a `send --dry-run`).
+    const quiet = await msgctl(['--quiet', 'completion', 'bash'], { env: home.env });
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe(plain.stdout);
+    const both = cacheFiles(home.code, 'completion');
+    expect(both).toHaveLength(2);
+    // The same options again, in another order and with other values: read, not written again.
+    const saved = both.map((n) => statSync(join(home.code, n)).mtimeMs);
+    for (const args of [['completion', '--quiet', 'zsh'], ['--quiet', 'completion', 'bash']]) {
+      expect((await msgctl(args, { env: home.env })).exitCode).toBe(0);
+    }
+    expect(cacheFiles(home.code, 'completion')).toEqual(both);
+    expect(both.map((n) => statSync(join(home.code, n)).mtimeMs)).toEqual(saved);
+    expect(both).toContain(name);
+    expect(readdirSync(home.code)).toHaveLength(2); // none under `_`
   });
 
   it('is not saved by a command that fails, nor for words that are not commands', async () => {
