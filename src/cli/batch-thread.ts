@@ -33,7 +33,7 @@ import type { Io } from './context.js';
 import { ExitCode } from './output/exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
-import { exitOnClosedReader } from './output/direct-output.js';
+import { handleStderrErrors, handleStdoutErrors } from './output/direct-output.js';
 
 /**
  * The worker's heap limits. Young generation: V8 splits it into two
@@ -77,7 +77,8 @@ const terminal = (stream: NodeJS.WriteStream): TerminalInfo => ({ isTTY: Boolean
 export async function runInBatchThread(argv: string[]): Promise<void> {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   const controller = superviseProcess();
-  exitOnClosedReader(process.stdout);
+  handleStdoutErrors(process.stdout);
+  handleStderrErrors(process.stderr);
   const data: BatchThreadData = {
     argv,
     compileCache: process.getBuiltinModule('node:module').getCompileCacheDir?.(),

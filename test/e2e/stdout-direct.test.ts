@@ -2,7 +2,9 @@
  * stdout and stderr written directly (output/direct-output.ts) lose nothing and
  * end the way Node's streams did: a reader that is slow on a pipe left in
  * non-blocking mode gets every byte in order, a reader that goes away ends the
- * command with status 0, and a file or /dev/null gets what a pipe gets.
+ * command with status 0, and a file or /dev/null gets what a pipe gets. A stdout
+ * that cannot be written (a full disk, a file size limit) ends the command with
+ * status 1 and says why; a stderr that cannot be written changes nothing.
  */
 import { execFileSync, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
@@ -134,5 +136,65 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
       }
     }
     expect(readFileSync(join(dir, 'out.jsonl'), 'utf8') === expected).toBe(true);
+  });
+});
+
+/** `args` with stdout and stderr opened on the given paths (null: a pipe); exit code and what reached the pipes. */
+async function runInto(args: string[], { stdout, stderr }: { stdout: string | null; stderr: string | null }) {
+  const fds = [stdout, stderr].map((path) => (path === null ? 'pipe' : openSync(path, 'w')));
+  try {
+    const child = spawn(process.execPath, [binPath(), ...args], { env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv, stdio: ['ignore', fds[0]!, fds[1]!] });
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk));
+    const [code] = await once(child, 'close');
+    return { code: code as number, stderr: err };
+  } finally {
+    for (const fd of fds) if (typeof fd === 'number') closeSync(fd);
+  }
+}
+
+describe.skipIf(process.platform !== 'linux')('stdout that cannot be written', () => {
+  it('a full disk (/dev/full, through Node\'s stream): exit 1 and why on stderr, in the --json shape with --json', async () => {
+    const plain = await runInto(['org'], { stdout: '/dev/full', stderr: null });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toBe('error: cannot write to standard output: no space left on device (ENOSPC); the output is incomplete.\n');
+    const json = await runInto(LIST, { stdout: '/dev/full', stderr: null });
+    expect(json.code).toBe(1);
+    expect(json.stderr).not.toMatch(/unsettled|Warning/);
+    const problem = JSON.parse(json.stderr);
+    expect(problem).toMatchObject({ code: 'output_failed', status: null, detail: expect.stringContaining('ENOSPC') });
+  });
+
+  it('a file over its size limit (EFBIG, written directly): exit 1, and the file holds what fit', async () => {
+    const out = join(dir, 'limited.jsonl');
+    // SIGXFSZ ignored (as an ignored signal stays across exec), so the write fails with EFBIG instead of killing.
+    const script = `trap '' XFSZ; ulimit -f 4; exec "$0" "$@" > '${out}'`;
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const child = spawn('/bin/sh', ['-c', script, process.execPath, binPath(), ...LIST], { env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code: code as number, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'output_failed', detail: expect.stringContaining('EFBIG') });
+    const written = readFileSync(out, 'utf8');
+    expect(written.length).toBeGreaterThan(0);
+    expect(expected.startsWith(written)).toBe(true);
+  });
+
+  it('a batch (its rows written by the main thread for the batch thread): exit 1 and why', async () => {
+    const csv = join(dir, 'one-row.csv');
+    writeFileSync(csv, 'First Name,Mobile Phone\nPat,(212) 555-0142\n');
+    const r = await runInto(['send', '--csv', csv, '--template', 'Hi {first_name}', '--json', '--journal', join(dir, 'one-row.jsonl')], { stdout: '/dev/full', stderr: null });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/"code":"output_failed"/);
+  });
+
+  it('stderr that cannot be written does not change the exit code (a usage error stays 2)', async () => {
+    const r = await runInto(['org', '--no-such-flag'], { stdout: null, stderr: '/dev/full' });
+    expect(r.code).toBe(2);
+    const ok = await runInto(['org', '--verbose'], { stdout: join(dir, 'org.txt'), stderr: '/dev/full' });
+    expect(ok.code).toBe(0);
+    expect(readFileSync(join(dir, 'org.txt'), 'utf8')).toMatch(/Riverside|name/);
   });
 });

@@ -19,11 +19,15 @@
  * A terminal, anything on Windows (its console wants UTF-16 writes) and any
  * other device get Node's stream as before. A write refused with EAGAIN (a
  * pipe another process left non-blocking, and full) also hands the rest to
- * Node's stream, so nothing is lost or reordered. A reader gone away (EPIPE:
- * `msgctl … | head`) ends the process with status 0 for stdout, as the
- * stream's handler does; stderr drops what it cannot write. Before the
- * process exits, main() waits for whatever Node's stream still holds
- * (`whenWritten`).
+ * Node's stream, so nothing is lost or reordered. Before the process exits,
+ * main() waits for whatever Node's stream still holds (`whenWritten`).
+ *
+ * When stdout cannot be written, direct or through Node's stream: a reader gone
+ * away (EPIPE: `msgctl … | head`) ends the process with status 0; any other
+ * error (a full disk, a file over its size limit, an I/O error) ends it with
+ * status 1 and says so on stderr, so a script never takes a cut-off answer for
+ * a whole one (before, Node's warning about an unsettled await and status 13).
+ * stderr drops what it cannot write: there is nowhere left to say so.
  */
 import type { Writable } from 'node:stream';
 import { ExitCode } from './exit-codes.js';
@@ -61,13 +65,11 @@ export class DirectOutput implements OutStream {
         this.written += n;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EPIPE') {
-          if (this.fd === 1) process.exit(ExitCode.Ok);
-          break; // stderr's reader is gone: nothing better to do with the text
-        }
         if (code === 'EINTR') continue;
-        // EAGAIN and the rest: Node's stream takes it from here (it waits, or reports the error as before).
-        return this.stream().write(bytes.subarray(at), callback);
+        // EAGAIN (a full non-blocking pipe): Node's stream waits for the reader and writes the rest.
+        if (code === 'EAGAIN') return this.stream().write(bytes.subarray(at), callback);
+        if (this.fd === 1) outputFailed(err as NodeJS.ErrnoException);
+        break; // stderr: nowhere to say so, and the command's status still tells
       }
     }
     if (callback) queueMicrotask(() => callback(null));
@@ -101,18 +103,36 @@ export function mainThreadOutput(fd: StdioFd): OutStream {
   return limit > 0 ? new DirectOutput(fd, limit) : nodeStream(fd);
 }
 
-/** Node's stream for `fd`, created here; on stdout a closed reader ends the process with 0. */
+/** Node's stream for `fd`, created here, with the error handling of the module comment. */
 function nodeStream(fd: StdioFd): NodeJS.WriteStream {
-  if (fd === 2) return process.stderr;
-  exitOnClosedReader(process.stdout);
-  return process.stdout;
+  return fd === 1 ? handleStdoutErrors(process.stdout) : handleStderrErrors(process.stderr);
 }
 
-/** A closed pipe on stdout (`msgctl … | head`) is a normal end, not a crash. */
-export function exitOnClosedReader(stdout: NodeJS.WriteStream): void {
-  stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
-  });
+/** stdout that cannot be written: status 0 for a closed reader (`| head`), else 1 (module comment). */
+export function handleStdoutErrors(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  return stdout.on('error', outputFailed);
+}
+
+/** stderr that cannot be written drops the text, rather than crashing the command over it. */
+export function handleStderrErrors(stderr: NodeJS.WriteStream): NodeJS.WriteStream {
+  return stderr.on('error', () => undefined);
+}
+
+/** Ends the process over a failed stdout write: a closed reader is a normal end, anything else a failure. */
+function outputFailed(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE') process.exit(ExitCode.Ok);
+  const reason = `${(err.message.split(',')[0] ?? '').replace(/^[A-Z]+: /, '')}${err.code ? ` (${err.code})` : ''}`;
+  const detail = `cannot write to standard output: ${reason}; the output is incomplete.`;
+  // Written straight to the descriptor: the process ends right after, with no turn of the event loop.
+  const line = process.argv.includes('--json')
+    ? JSON.stringify({ type: 'about:blank', title: 'Output failed', status: null, code: 'output_failed', detail, hints: [], request_id: null, field_errors: [] })
+    : `error: ${detail}`;
+  try {
+    fs.writeSync(2, line + '\n');
+  } catch {
+    // stderr is gone too: the status says it
+  }
+  process.exit(ExitCode.Failure);
 }
 
 /** How many bytes `fd` takes by fs.writeSync (module comment); 0: Node's stream from the start. */
