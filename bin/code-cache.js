@@ -174,19 +174,27 @@ export function loadCli(args) {
  * batch thread, a `send --dry-run` never loads the HTTP client, so code kept from one
  * would leave the other compiling its own on every run (`send --dry-run` after a
  * `send --csv` had cached: ~4 ms more per start). A script or a cron job repeats one
- * command line, so it always finds its own. A global option's value spelled like a
- * command only shares that command's cache.
+ * command line, so it always finds its own.
  */
 function cacheKey(args) {
   const words = [];
   const options = new Set();
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
     if (arg === '--') break;
-    if (arg.startsWith('-')) options.add(arg.split('=', 1)[0]);
-    else if (words.length < 2 && /^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${[...words, arg].join('.')}.txt`, import.meta.url))) words.push(arg);
+    if (arg.startsWith('-')) {
+      const name = arg.split('=', 1)[0];
+      options.add(name);
+      // `--profile sandbox org`: the value is not the command (it was, before: every command run with
+      // `--profile sandbox` shared the sandbox command's cache).
+      if (name === arg && GLOBAL_OPTIONS_WITH_VALUES.has(name)) i++;
+    } else if (words.length < 2 && /^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${[...words, arg].join('.')}.txt`, import.meta.url))) words.push(arg);
   }
   return `${words.length ? words.join('+') : '_'}.${fnv1a([...options].sort().join(' '))}`;
 }
+
+/** The global options that take a value: src/cli/commands/global-options.ts (test/unit/code-cache-key.test.ts holds the two equal). */
+const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeout', '--retries']);
 
 /** Code kept per install and build at most; the oldest go first (a few hundred KB each). */
 const MAX_CACHED_COMMANDS = 24;

@@ -172,6 +172,14 @@ describe("a command's compiled code", () => {
     expect(readdirSync(home.code)).toHaveLength(2); // none under `_`
   });
 
+  it("is not named by a global option's value that reads like a command (`--profile org completion …`)", async () => {
+    const home = cacheHome();
+    const r = await msgctl(['--profile', 'org', 'completion', 'bash'], { env: home.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cacheFiles(home.code, 'completion')).toHaveLength(1);
+    expect(readdirSync(home.code)).toHaveLength(1);
+  });
+
   it('is not saved by a command that fails, nor for words that are not commands', async () => {
     const home = cacheHome();
     const usage = await msgctl(['send'], { env: home.env });
