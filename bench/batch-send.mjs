@@ -171,7 +171,7 @@ try {
     }
     const worst = Math.max(...peaks.flatMap((p) => p.runs));
     const growth = peaks.at(-1).mb / peaks[0].mb - 1;
-    result('batch-send', `send --csv peak RSS (worst run at ${MEMORY_ROWS.join("/")} rows)`, worst, 'MB', `< ${RSS_LIMIT_MB} MB`, worst < RSS_LIMIT_MB);
+    result('batch-send', `send --csv peak RSS (worst run at ${MEMORY_ROWS.join('/')} rows)`, worst, 'MB', `< ${RSS_LIMIT_MB} MB`, worst < RSS_LIMIT_MB);
     result('batch-send', `send --csv RSS growth ${MEMORY_ROWS[0]} -> ${MEMORY_ROWS.at(-1)} rows`, growth * 100, '%', '<= 10%', growth <= 0.1);
   }
 } finally {

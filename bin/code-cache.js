@@ -144,8 +144,8 @@ export function loadCli(args) {
     // The build's content hash, which scripts/build.mjs writes on the bundle's first line.
     const build = /^\/\*msgctl-build:([0-9a-f]{16})\*\//.exec(source)?.[1];
     if (!build) throw new Error('a bundle without its build id');
-    // Per install (a global msgctl and a project's own must not replace each other's code).
-    const install = `.${process.versions.node}-${process.arch}-${pathTag(bundle)}-`;
+    // Per install, named by its folder (a global msgctl and a project's own must not replace each other's code).
+    const install = `.${process.versions.node}-${process.arch}-${fnv1a(bundle)}-`;
     const bundleId = `${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`;
     cacheFile = join(folder, `cli.${cacheKey(args)}${install}${bundleId}`);
     let cachedData;
@@ -199,12 +199,7 @@ const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeou
 /** Code kept per install and build at most; the oldest go first (a few hundred KB each). */
 const MAX_CACHED_COMMANDS = 24;
 
-/** 8 hex digits naming an install folder: a name, not a secret. */
-function pathTag(path) {
-  return fnv1a(path);
-}
-
-/** FNV-1a of a string, as 8 hex digits. */
+/** FNV-1a of a string, as 8 hex digits: names (an install folder, a set of options), not secrets. */
 function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);

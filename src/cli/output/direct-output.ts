@@ -31,6 +31,7 @@
  */
 import type { Writable } from 'node:stream';
 import { ExitCode } from './exit-codes.js';
+import { localProblem } from './local-problem.js';
 import type { OutStream } from './output.js';
 
 type StdioFd = 1 | 2;
@@ -125,7 +126,7 @@ function outputFailed(err: NodeJS.ErrnoException): never {
   const detail = `cannot write to standard output: ${reason}; the output is incomplete.`;
   // Written straight to the descriptor: the process ends right after, with no turn of the event loop.
   const line = process.argv.includes('--json')
-    ? JSON.stringify({ type: 'about:blank', title: 'Output failed', status: null, code: 'output_failed', detail, hints: [], request_id: null, field_errors: [] })
+    ? JSON.stringify(localProblem('output_failed', 'Output failed', detail))
     : `error: ${detail}`;
   try {
     fs.writeSync(2, line + '\n');

@@ -5,6 +5,7 @@
 import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from './exit-codes.js';
+import { localProblem } from './local-problem.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
 
@@ -16,10 +17,6 @@ export interface ErrorSink {
   baseUrl?: string | null;
 }
 
-/** A problem-shaped object for local failures, so --json consumers parse one format. */
-function localProblem(code: string, title: string, detail: string, hints: string[] = []) {
-  return { type: 'about:blank', title, status: null, code, detail, hints, request_id: null, field_errors: [] };
-}
 
 export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   // Problems quote the service (title, detail, field errors) and local errors quote files and
