@@ -2,7 +2,7 @@
  * The three units and the one-way roads between them (docs/architecture.md):
  *   cli ──(lazy, src/sandbox/entry.ts only)──▶ sandbox
  *   cli ──▶ contract ◀── sandbox
- * and no import loops anywhere. `npm run lint:deps` checks it; .ci/run calls that.
+ * and no import loops anywhere. `npm test` checks it first (scripts/test.mjs).
  */
 module.exports = {
   forbidden: [
@@ -40,6 +40,53 @@ module.exports = {
       comment: 'The contract is what both sides agree on by definition; it depends on neither.',
       from: { path: '^src/contract/' },
       to: { path: '^src/(cli|sandbox)/' },
+    },
+    {
+      name: 'cli-infrastructure-never-imports-features',
+      severity: 'error',
+      comment:
+        'The CLI’s infrastructure (API client, credentials, config, output, util) serves every command and knows none: it never imports a command, a feature folder (send/, batch/, campaigns/ …) or the program.',
+      from: { path: '^src/cli/(api|auth|config|output|util)/' },
+      to: {
+        path: '^src/cli/',
+        pathNot: ['^src/cli/(api|auth|config|output|util)/', '^src/cli/(context|errors|exit-codes|version)\\.ts$'],
+      },
+    },
+    {
+      name: 'api-client-never-imports-output',
+      severity: 'error',
+      comment: 'Exit codes and error types live in src/cli/exit-codes.ts and errors.ts, which both use; the API client never reaches into rendering (output → api is the one direction).',
+      from: { path: '^src/cli/api/' },
+      to: { path: '^src/cli/output/' },
+    },
+    {
+      name: 'verbs-load-only-light-modules-at-start',
+      severity: 'error',
+      comment:
+        'program.ts imports every verb module, so what they import at top level is paid by every command (start-up). A verb imports commander, other command modules, errors, the contract and the few light leaf modules listed here; everything it does is `await import(...)`ed in run().',
+      from: { path: '^src/cli/commands/' },
+      to: {
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+        pathNot: [
+          '^src/cli/commands/',
+          '^src/cli/(context|errors|exit-codes|version)\\.ts$',
+          '^src/contract/api\\.ts$',
+          '^src/cli/util/ids\\.ts$',
+          '^src/cli/output/terminal-text\\.ts$',
+          '^src/cli/api-command/(fields|request-parts)\\.ts$',
+          '^node_modules/commander/',
+        ],
+      },
+    },
+    {
+      name: 'light-modules-stay-light',
+      severity: 'error',
+      comment: 'The leaf modules verbs may import at top level (rule above) import nothing of ours but the contract and each other, and no npm package.',
+      from: { path: ['^src/cli/util/ids\\.ts$', '^src/cli/output/terminal-text\\.ts$', '^src/cli/api-command/(fields|request-parts)\\.ts$', '^src/cli/(errors|exit-codes|version)\\.ts$'] },
+      to: {
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+        pathNot: ['^src/contract/api\\.ts$', '^src/cli/util/ids\\.ts$', '^src/cli/output/terminal-text\\.ts$', '^src/cli/(errors|exit-codes|version)\\.ts$'],
+      },
     },
     {
       name: 'not-to-unresolvable',

@@ -30,7 +30,7 @@ import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Io } from './context.js';
-import { ExitCode } from './output/exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
 import { handleStderrErrors, handleStdoutErrors } from './output/direct-output.js';

@@ -10,7 +10,7 @@ import { GLOBAL_OPTIONS_WITH_VALUES, readGlobalOptions } from './commands/global
 import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
-import { ExitCode } from './output/exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
@@ -83,6 +83,9 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
 }
 
 const HELP_WIDTH = 80;
+
+/** For scripts/build.mjs, which writes them to dist/command-line.json for bin/code-cache.js. */
+export { GLOBAL_OPTIONS_WITH_VALUES };
 
 /** Every command's path below the root (`['patients', 'list']`), for prebuilding help (scripts/build.mjs). */
 export function commandPaths(): string[][] {

@@ -2,7 +2,7 @@
  * Errors that end a command. Each carries the exit code of product.md §2 so the
  * top level never has to guess; API problems live in src/api/errors.ts.
  */
-import { ExitCode } from './output/exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 
 export class CliError extends Error {
   constructor(

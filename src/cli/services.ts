@@ -3,6 +3,7 @@
  * package, the system clock, and one HTTP transport per process. Each is
  * imported the first time it is used, so start-up stays lazy.
  */
+import { createRequire } from 'node:module';
 import type { HttpTransport } from './api/http.js';
 import type { Env, Services } from './context.js';
 import { sleep } from './util/sleep.js';
@@ -23,7 +24,10 @@ export function defaultServices(env: Env): Services {
       },
     },
     async openBrowser(url, onError) {
-      const { default: open } = await import('open');
+      // require(), not import(): the bundle is CommonJS and turns import() into require() wrapped so that
+      // `default` is the whole namespace (esbuild's Node-mode interop); Node's require of this ES module
+      // gives its namespace, whose `default` is the function.
+      const { default: open } = createRequire(import.meta.url)('open') as typeof import('open');
       const child = await open(url);
       child.on('error', onError);
     },

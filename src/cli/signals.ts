@@ -9,7 +9,7 @@
  * means "stop now", and a command that ignored them would leave webhook
  * endpoints behind or lose sandbox writes. A second Ctrl-C exits at once.
  */
-import { ExitCode } from './output/exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 
 export interface SignalEmitter {
   on(event: string, listener: () => void): unknown;

@@ -4,7 +4,7 @@
  * field errors and request id, and scripts can see extension members.
  */
 import type { FieldError, Problem } from '../../contract/api.js';
-import { ExitCode, exitCodeForStatus } from '../output/exit-codes.js';
+import { ExitCode, exitCodeForStatus } from '../exit-codes.js';
 
 export class ApiError extends Error {
   readonly status: number;

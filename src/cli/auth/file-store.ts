@@ -8,7 +8,7 @@ import { mkdir, open, unlink } from 'node:fs/promises';
 import { replaceFile } from '../util/replace-file.js';
 import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { insecureCredentialsFile } from '../config/paths.js';
 import { withFileLock } from '../config/file-lock.js';
 import type { Env, SecretStore } from './secret-store-types.js';

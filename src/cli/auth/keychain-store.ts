@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { CliError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 
 export const KEYCHAIN_SERVICE = 'msgctl';

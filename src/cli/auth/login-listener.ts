@@ -12,7 +12,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { AuthError, CliError, UsageError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { DENIED_PAGE, FAILED_PAGE, NOT_FOUND_PAGE, SIGNED_IN_PAGE, STATE_MISMATCH_PAGE } from './login-pages.js';
 
 export const CALLBACK_PATH = '/callback';

@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { NetworkError } from '../api/errors.js';
 import { readText } from '../api/http.js';
 

@@ -6,7 +6,7 @@
 import type { Output } from '../output/output.js';
 import type { FinalOutcome } from './journal.js';
 import type { RowOutcome } from './outcome.js';
-import { cell } from '../output/output.js';
+import { cell } from '../output/terminal-text.js';
 import { stringifyWellFormed } from '../output/terminal-text.js';
 
 export interface RowLine {

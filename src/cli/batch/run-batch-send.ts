@@ -16,7 +16,7 @@ import type { Context } from '../context.js';
 import { terminalSafe } from '../output/terminal-text.js';
 import type { SendFlags } from '../send/flags.js';
 import { UsageError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { stateDir } from '../config/paths.js';
 import { createProgress } from '../imports/progress.js';
 import { batchId, batchIdWithoutTarget } from './identity.js';

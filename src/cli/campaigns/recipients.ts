@@ -11,7 +11,7 @@
 import type { Context } from '../context.js';
 import type { Campaign } from '../../contract/api.js';
 import type { Column } from '../output/output.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { campaignPath, patientIds } from './input.js';
 
 /** The service's maximum ids per call (docs/campaigns.md). */

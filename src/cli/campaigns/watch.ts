@@ -8,7 +8,7 @@
  */
 import type { Context } from '../context.js';
 import type { Campaign } from '../../contract/api.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { campaignPath } from './input.js';
 
 /** "45s", "4m 05s", "2h 03m". */

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Context } from '../context.js';
 import type { Export } from '../../contract/api.js';
 import { CliError, UsageError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { writableOf } from '../output/direct-output.js';
 import { ApiError } from '../api/errors.js';
 import { createTransport, isLoopbackHost } from '../api/transport.js';

@@ -15,7 +15,7 @@ import { LIMITS, type PatientImport } from '../../contract/api.js';
 import { terminalSafe } from '../output/terminal-text.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
 import { isSupportedRegion } from '../util/phone.js';

@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import type { PatientImport } from '../../contract/api.js';
 import type { Column } from '../output/output.js';
-import { ExitCode } from '../output/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { createProgress } from './progress.js';
 import { errorText, importColumns } from './outcomes.js';

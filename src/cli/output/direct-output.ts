@@ -30,7 +30,7 @@
  * stderr drops what it cannot write: there is nowhere left to say so.
  */
 import type { Writable } from 'node:stream';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
 import type { OutStream } from './output.js';
 

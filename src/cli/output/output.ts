@@ -8,7 +8,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
-import { stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
+import { cell, stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
+
+export { cell };
 import type { TableLayout } from './table-layout.js';
 
 export type OutputMode = 'json' | 'table' | 'plain';
@@ -213,17 +215,6 @@ export interface Style {
 
 const identity = (s: string) => s;
 export const plainStyle: Style = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
-
-/**
- * A value as one table/TSV cell: no tabs or newlines (each run becomes a
- * space), no control or invisible formatting characters (visible escapes,
- * terminal-text.ts), empty for null.
- */
-export function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
-}
 
 /**
  * JSON Lines copied from a response body, as UTF-8 every JSON reader accepts:

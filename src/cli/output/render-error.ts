@@ -4,7 +4,7 @@
  */
 import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';

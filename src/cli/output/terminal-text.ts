@@ -75,3 +75,14 @@ export function wellFormedJson(json: string): string {
 export function stringifyWellFormed(value: unknown, space?: number): string {
   return wellFormedJson(JSON.stringify(value, null, space));
 }
+
+/**
+ * A value as one table/TSV cell: no tabs or newlines (each run becomes a
+ * space), no control or invisible formatting characters (visible escapes,
+ * terminal-text.ts), empty for null.
+ */
+export function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
+}

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { cell } from '../../output/output.js';
+import { cell } from '../../output/terminal-text.js';
 import { examples, type Act } from '../kit.js';
 import { readBody } from './common.js';
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { SendMessageResponse } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { cell } from '../../output/output.js';
+import { cell } from '../../output/terminal-text.js';
 import type { SendFlags } from '../../send/flags.js';
 import { choices, examples, positiveInt, type Act } from '../kit.js';
 
