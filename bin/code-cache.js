@@ -41,6 +41,7 @@ function msgctlCacheFolder() {
  * Not `recursive: true`, nor left to enableCompileCache: Node's recursive mkdir never
  * returns under a path such as /proc/x, and a start-up must never hang on its cache.
  */
+/** @param {string} folder @returns {boolean} */
 function ensureFolder(folder) {
   if (fs.existsSync(folder)) return true;
   const parent = dirname(folder);
@@ -49,7 +50,7 @@ function ensureFolder(folder) {
     fs.mkdirSync(folder, { mode: 0o700 });
     return true;
   } catch (err) {
-    return err.code === 'EEXIST';
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EEXIST';
   }
 }
 
@@ -63,13 +64,14 @@ function ensureFolder(folder) {
  * stand (XDG_CACHE_HOME under a folder another user made). Windows: under %LOCALAPPDATA%,
  * the user's own by its ACL.
  */
+/** @param {string} name @returns {string | null} */
 function ownCacheFolder(name) {
   try {
     const root = msgctlCacheFolder();
     const folder = root && join(root, name);
     if (!folder || !ensureFolder(folder)) return null;
     if (process.platform === 'win32') return folder;
-    const uid = process.getuid();
+    const uid = /** @type {() => number} */ (process.getuid)();
     for (const own of [root, folder]) {
       const stat = fs.statSync(own);
       if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return null;
@@ -87,10 +89,11 @@ function ownCacheFolder(name) {
   }
 }
 
-/** Folders already found sound by ownCacheFolder (`compile` and `code` share all but one). */
+/** Folders already found sound by ownCacheFolder (`compile` and `code` share all but one). @type {Set<string>} */
 const trustedAbove = new Set();
 
 /** The folders whose entries decide what `folder` is: those above it as written, and as resolved. */
+/** @param {string} folder @returns {Set<string>} */
 function foldersAbove(folder) {
   const above = new Set();
   for (const start of [folder, fs.realpathSync.native(folder)]) {
@@ -122,11 +125,14 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
  * place), and the Node version. Writes go to a private temporary file renamed into
  * place, so two commands started together never read half a cache.
  */
+/** @param {string[]} args @returns {any} the bundle's exports */
 export function loadCli(args) {
   const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
   const requireFromBundle = nodeModule.createRequire(bundle);
   const folder = disabled ? null : ownCacheFolder('code');
+  /** @type {import('node:vm').Script} */
   let script;
+  /** @type {string} */
   let cacheFile;
   let hadCache = false;
   try {
@@ -176,30 +182,41 @@ export function loadCli(args) {
  * `send --csv` had cached: ~4 ms more per start). A script or a cron job repeats one
  * command line, so it always finds its own.
  */
+/** @param {string[]} args */
 function cacheKey(args) {
+  const { commands, globalOptionsWithValues } = commandLineShape();
+  /** @type {string[]} */
   const words = [];
+  /** @type {Set<string>} */
   const options = new Set();
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = /** @type {string} */ (args[i]);
     if (arg === '--') break;
     if (arg.startsWith('-')) {
-      const name = arg.split('=', 1)[0];
+      const name = /** @type {string} */ (arg.split('=', 1)[0]);
       options.add(name);
       // `--profile sandbox org`: the value is not the command (it was, before: every command run with
       // `--profile sandbox` shared the sandbox command's cache).
-      if (name === arg && GLOBAL_OPTIONS_WITH_VALUES.has(name)) i++;
-    } else if (words.length < 2 && /^[a-z][a-z0-9-]{0,40}$/.test(arg) && fs.existsSync(new URL(`../dist/help/${[...words, arg].join('.')}.txt`, import.meta.url))) words.push(arg);
+      if (name === arg && globalOptionsWithValues.has(name)) i++;
+    } else if (words.length < 2 && commands.has([...words, arg].join(' '))) words.push(arg);
   }
   return `${words.length ? words.join('+') : '_'}.${fnv1a([...options].sort().join(' '))}`;
 }
 
-/** The global options that take a value: src/cli/commands/global-options.ts (test/unit/code-cache-key.test.ts holds the two equal). */
-const GLOBAL_OPTIONS_WITH_VALUES = new Set(['--profile', '--base-url', '--timeout', '--retries']);
+/**
+ * The command tree's names and global options with values, as scripts/build.mjs wrote them.
+ * @returns {{ commands: Set<string>, globalOptionsWithValues: Set<string> }}
+ */
+function commandLineShape() {
+  const shape = JSON.parse(fs.readFileSync(new URL('../dist/command-line.json', import.meta.url), 'utf8'));
+  return { commands: new Set(shape.commands), globalOptionsWithValues: new Set(shape.globalOptionsWithValues) };
+}
 
 /** Code kept per install and build at most; the oldest go first (a few hundred KB each). */
 const MAX_CACHED_COMMANDS = 24;
 
 /** FNV-1a of a string, as 8 hex digits: names (an install folder, a set of options), not secrets. */
+/** @param {string} text */
 function fnv1a(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
@@ -211,6 +228,7 @@ function fnv1a(text) {
  * Code an older build of this install left for this Node version is removed (no run
  * can use it again), as is this build's beyond the MAX_CACHED_COMMANDS newest.
  */
+/** @param {import('node:vm').Script} script @param {string} folder @param {string} cacheFile @param {string} install @param {string} bundleId */
 function saveCode(script, folder, cacheFile, install, bundleId) {
   // Unique even across containers that share a home and a pid; removed only if this run made it.
   const temp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
