@@ -1,6 +1,6 @@
 // Run before anything else loads (bin/msgctl.js imports it first; `npm run demo`
 // runs it alone): on an older Node the failure would be an obscure import error.
-const [major, minor] = process.versions.node.split('.').map(Number);
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(
     `msgctl needs Node.js 22.13 or later; this is Node.js ${process.versions.node}.\n` +

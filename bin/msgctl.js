@@ -8,10 +8,10 @@ import { loadCli } from './code-cache.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { VERSION } = await import('../dist/version.js');
+  const { VERSION } = /** @type {{ VERSION: string }} */ (await import(built('version.js')));
   process.stdout.write(VERSION + '\n');
 } else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
-  const { ROOT_HELP } = await import('../dist/root-help.js');
+  const { ROOT_HELP } = /** @type {{ ROOT_HELP: string }} */ (await import(built('root-help.js')));
   process.stdout.write(ROOT_HELP);
 } else if (!(await printedPrebuiltHelp(args))) {
   // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
@@ -19,15 +19,25 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 /**
+ * A file of dist/, written by the build (a URL, so the type check of a fresh checkout,
+ * which has no dist/ yet, does not look for it).
+ * @param {string} name
+ */
+function built(name) {
+  return new URL(`../dist/${name}`, import.meta.url).href;
+}
+
+/**
  * `msgctl patients list --help` (command words, then --help or -h, nothing else):
  * the help text written at build time for every command (dist/help/), so asking
  * for help costs what `--help` costs at the root. Anything else goes to the tree.
  */
+/** @param {string[]} args */
 async function printedPrebuiltHelp(args) {
   const last = args.at(-1);
   if (args.length < 2 || (last !== '--help' && last !== '-h')) return false;
   const words = args.slice(0, -1);
-  if (!words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
+  if (!words.every((/** @type {string} */ word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
   // Not `import('node:fs')`: its ESM facade loads fs streams (start-up; see code-cache.js).
   const { readFileSync } = process.getBuiltinModule('node:fs');
   let text;

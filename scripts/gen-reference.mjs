@@ -20,9 +20,9 @@ try {
   const { run } = createRequire(import.meta.url)(join(outdir, 'cli.cjs'));
   let markdown = '';
   let errors = '';
-  const sink = (append) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });
+  const sink = (/** @type {(text: string) => void} */ append) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });
   const code = await run(['__reference'], {
-    io: { stdout: sink((s) => (markdown += s)), stderr: sink((s) => (errors += s)), stdin: Readable.from([]) },
+    io: { stdout: sink((text) => (markdown += text)), stderr: sink((text) => (errors += text)), stdin: Readable.from([]) },
     env: {},
   });
   if (code !== 0) {

@@ -10,6 +10,7 @@ const { registerHooks } = process.getBuiltinModule('node:module');
 const { appendFileSync } = process.getBuiltinModule('node:fs');
 
 const out = process.env.MSGCTL_LOAD_TRACE;
+/** @type {{ url: string, ms: number }[]} */
 const seen = [];
 const t0 = performance.now();
 registerHooks({
@@ -19,6 +20,8 @@ registerHooks({
   },
 });
 process.on('exit', () => {
-  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => ({ builtin: m.slice('NativeModule '.length) }));
+  // An internal list of what Node has loaded (undocumented, stable since Node 0.x).
+  const loaded = /** @type {string[]} */ (/** @type {any} */ (process).moduleLoadList);
+  const builtins = loaded.filter((m) => m.startsWith('NativeModule ')).map((m) => ({ builtin: m.slice('NativeModule '.length) }));
   if (out) appendFileSync(out, [...seen, ...builtins].map((s) => JSON.stringify(s)).join('\n') + '\n');
 });
