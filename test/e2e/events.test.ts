@@ -9,8 +9,8 @@ import { referenceAccepts, referenceHeaders, referenceSecret } from '../helpers/
 import { webhookEndpoints } from '../../src/sandbox/domain/webhooks.js';
 import { webhookDeliveries } from '../../src/sandbox/domain/events.js';
 
-// Half speed: retries come after 0.5, 1, 2 and 4 s, so re-signed attempts get visibly later timestamps.
-const sandbox = useSandbox({ timeScale: 0.5 });
+// A tenth of real time: retries come after 0.1, 0.2, 0.4 and 0.8 s.
+const sandbox = useSandbox({ timeScale: 0.1 });
 let w: ReturnType<typeof staffWorld>;
 let env: Record<string, string | undefined>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -51,6 +51,8 @@ async function eventually(assertion: () => void, timeoutMs = 5000): Promise<void
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** When the receiver got it (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** A stand-in app: records every request, answering with `statusFor(n)` for the n-th (1-based). */
@@ -60,7 +62,7 @@ async function receiver(statusFor: (n: number) => number = () => 204) {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      requests.push({ headers: req.headers, body });
+      requests.push({ headers: req.headers, body, receivedAt: Date.now() });
       res.writeHead(statusFor(requests.length)).end();
     });
   });
@@ -103,7 +105,8 @@ describe('msgctl events listen --register', () => {
     }
 
     await listener.waitForLines(6);
-    await new Promise((r) => setTimeout(r, 1000)); // time for any duplicate to show up
+    // Every delivery answered: none can come again, so a duplicate would already be printed.
+    await eventually(() => expect(webhookDeliveries(sandbox.current.sb).filter((d) => d.endpointId === endpointId).map((d) => d.state)).toEqual(Array(6).fill('delivered')));
     const events = jsonLines(listener.stdout);
     expect(events.map((e) => e.type).sort()).toEqual([
       'conversation.message.created',
@@ -231,15 +234,19 @@ describe('delivery retries', () => {
     w.addMessage(w.addConversation([w.dana]), w.dana, 'note to self');
 
     const requests = await app.waitForRequests(5, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(requests).toHaveLength(5);
-    expect(requests.map((r) => JSON.parse(r.body).delivery_attempt)).toEqual([1, 2, 3, 4, 5]);
-    expect(requests.every((r) => referenceAccepts(endpoint.secret, r.headers, r.body))).toBe(true);
-    const stamps = requests.map((r) => Number(r.headers['webhook-timestamp']));
-    expect(stamps[4]! - stamps[0]!).toBeGreaterThanOrEqual(6);
     await eventually(() =>
       expect(webhookDeliveries(w.sb).find((d) => d.endpointId === endpoint.id)).toMatchObject({ state: 'failed', attempts: 5, lastStatus: 503 }),
     );
+    // Given up: no sixth attempt follows.
+    expect(requests).toHaveLength(5);
+    expect(requests.map((r) => JSON.parse(r.body).delivery_attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(requests.every((r) => referenceAccepts(endpoint.secret, r.headers, r.body))).toBe(true);
+    // Each attempt is signed when it is sent (docs/events.md: the real clock), not with the first
+    // attempt's timestamp: at least 1.5 s of waits separate the first attempt from the fifth, so
+    // their whole-second stamps differ, and each stamp is within a second of its receipt.
+    const stamps = requests.map((r) => Number(r.headers['webhook-timestamp']));
+    expect(stamps[4]! - stamps[0]!).toBeGreaterThanOrEqual(1);
+    for (const r of requests) expect(Math.abs(Number(r.headers['webhook-timestamp']) - Math.floor(r.receivedAt / 1000))).toBeLessThanOrEqual(1);
   });
 });
 
@@ -284,7 +291,8 @@ describe('msgctl events endpoints', () => {
     w.addMessage(stayed, w.sam, 'still here');
 
     const requests = await app.waitForRequests(2);
-    await new Promise((r) => setTimeout(r, 500));
+    // Both deliveries answered; the message in the left conversation came first and made none.
+    await eventually(() => expect(webhookDeliveries(w.sb).filter((d) => d.endpointId === endpoint.id).map((d) => d.state)).toEqual(['delivered', 'delivered']));
     const events = app.requests.map((r) => JSON.parse(r.body));
     expect(events.map((e) => [e.type, e.payload.conversation_id])).toEqual([
       ['conversation.participant.removed', left.id],
