@@ -1,5 +1,5 @@
 /**
- * Exactly once under fire: a 600-row batch against a sandbox that answers
+ * Exactly once under fire: a 200-row batch against a sandbox that answers
  * 429/500/503 and drops connections after doing the work, killed with
  * SIGKILL part-way, then re-run until nothing is left. Every valid row must
  * end with exactly one message, opted-out rows with none.
@@ -13,7 +13,9 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 
-const sandbox = useSandbox({ chaos: '429=0.05,500=0.05,503=0.05,reset=0.05' });
+// Resets after the work are the hard case for exactly-once and come most often; a 429 holds the
+// whole batch for its Retry-After (1 s), so a few are enough to prove the batch waits and resumes.
+const sandbox = useSandbox({ chaos: '429=0.02,500=0.05,503=0.05,reset=0.08' });
 const sb = () => sandbox.current.sb;
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-batch-chaos-'));
 
@@ -25,8 +27,8 @@ const journalEntries = (path: string): Array<{ row: number; key: string }> =>
 const journalRows = (path: string) => journalEntries(path).map((e) => e.row);
 
 describe('send --csv under faults and a kill -9', () => {
-  it('sends each of 600 rows exactly once across a killed run and re-runs', { timeout: 300_000 }, async () => {
-    const rows = reminderRows(600, { tag: 'chaos' });
+  it('sends each of 200 rows exactly once across a killed run and re-runs', { timeout: 300_000 }, async () => {
+    const rows = reminderRows(200, { tag: 'chaos' });
     const csv = join(dir, 'chaos.csv');
     writeReminderCsv(csv, rows);
     const journal = join(dir, 'chaos.journal');
@@ -34,8 +36,8 @@ describe('send --csv under faults and a kill -9', () => {
     const args = ['send', '--csv', csv, '--template', TEMPLATE, '--journal', journal, '--json'];
 
     const first = execa(process.execPath, [binPath(), ...args], { env, extendEnv: false, reject: false });
-    for (let waited = 0; journalRows(journal).length < 100; waited += 10) {
-      if (waited > 120_000) throw new Error(`the journal never reached 100 rows: ${await first}`);
+    for (let waited = 0; journalRows(journal).length < 40; waited += 10) {
+      if (waited > 120_000) throw new Error(`the journal never reached 40 rows: ${await first}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.kill('SIGKILL');
