@@ -36,7 +36,7 @@ describe('the batch thread', () => {
 
   for (const [signal, exitCode, word] of [['SIGINT', 130, 'Interrupted'], ['SIGTERM', 143, 'Interrupted']] as const) {
     it(`${signal} mid-batch: journals what was answered, exits ${exitCode}; a re-run sends the rest once`, { timeout: 120_000 }, async () => {
-      const rows = reminderRows(3000, { tag: `thread-${signal}` });
+      const rows = reminderRows(600, { tag: `thread-${signal}` });
       const csv = join(dir, `${signal}.csv`);
       writeReminderCsv(csv, rows);
       const journal = join(dir, `${signal}.journal`);
@@ -70,18 +70,21 @@ describe('the batch thread', () => {
     });
   }
 
-  it('prints a row\'s line within its output window, while other rows are still being sent', { timeout: 30_000 }, async () => {
-    // The first request to arrive (row 2's, nearly always) is held for 4 s; the other is
-    // answered at once, and its line must reach the pipe within send-pass.ts's 100 ms
-    // window, not at the end of the batch.
+  it('prints a row\'s line within its output window, while other rows are still being sent', { timeout: 40_000 }, async () => {
+    // The first request to arrive is held for 20 s (far longer than any start-up under load);
+    // the other is answered at once, and its line must reach the pipe within send-pass.ts's
+    // 100 ms window, not at the end of the batch: while the held one is still unanswered.
     const rows = reminderRows(2, { tag: 'window' });
     const csv = join(dir, 'window.csv');
     writeReminderCsv(csv, rows);
-    sandbox.current.testing.injectFaults({ holdMs: 4000, method: 'POST', path: '/patient-messages' });
+    sandbox.current.testing.injectFaults({ holdMs: 20_000, method: 'POST', path: '/patient-messages' });
     const cli = startCli(['send', '--csv', csv, '--template', TEMPLATE, '--concurrency', '2', '--json'], sandboxEnv(sandbox.current));
     try {
-      const [line] = await cli.waitForLines(1, 2500);
-      expect(cli.child.exitCode).toBeNull(); // row 2 is still held
+      const [line] = await cli.waitForLines(1, 19_000);
+      // The held row is still unanswered: the sandbox stores a held request's message after the hold.
+      const stored = rows.filter((row) => sandbox.current.sb.db.messages.filter((m) => m.body === row.body).length > 0);
+      expect(stored).toHaveLength(1);
+      expect(cli.child.exitCode).toBeNull();
       const printed = JSON.parse(line!) as { row: number; outcome: string };
       expect(printed.outcome).toBe('sent');
       expect([2, 3]).toContain(printed.row);

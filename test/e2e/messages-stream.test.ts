@@ -1,5 +1,5 @@
 /**
- * Streaming at size: `--all` across hundreds of small pages while new
+ * Streaming at size: `--all` across close to a hundred small pages while new
  * messages keep arriving (and requests fail and are retried) prints every
  * record exactly once; `--follow` prints messages sent after it started,
  * once each, in order, through service outages, and exits 0 on Ctrl-C.
@@ -12,7 +12,7 @@ import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
 import { addMessage } from '../helpers/messages-fixtures.js';
 
-const SEEDED = 1500;
+const SEEDED = 600;
 const sandbox = useSandbox({ seedMessages: SEEDED });
 const env = () => sandboxEnv(sandbox.current);
 const running: BackgroundCli[] = [];
@@ -154,7 +154,10 @@ describe('messages list --follow', () => {
     await follow.waitFor(/could not poll for new messages/);
     sent.push(sendOne(4), sendOne(5));
     await follow.waitForLines(initial + sent.length, 20_000);
-    await new Promise((r) => setTimeout(r, 800)); // a few more polls: nothing may be printed twice
+    // Three more polls: nothing may be printed twice.
+    const polls = () => sandbox.current.testing.requests().filter((q) => q.path === '/patient-messages').length;
+    const seen = polls();
+    while (polls() < seen + 3) await new Promise((r) => setTimeout(r, 20));
 
     expect(await follow.stop('SIGINT')).toBe(0);
     const printed = jsonLines<{ id: string; body: string }>(follow.stdout);
@@ -166,9 +169,12 @@ describe('messages list --follow', () => {
   });
 
   it('with nothing in range at the start, prints only what arrives', async () => {
+    const polls = () => sandbox.current.testing.requests().filter((q) => q.path === '/patient-messages').length;
+    const pollsBefore = polls();
     const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '--json'], env());
     running.push(follow);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The first page and two polls after it, with nothing to print.
+    while (polls() < pollsBefore + 3) await new Promise((r) => setTimeout(r, 20));
     expect(follow.stdout).toBe('');
     const sent = [sendOne(10), sendOne(11)];
     await follow.waitForLines(2);
