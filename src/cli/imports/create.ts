@@ -77,7 +77,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
     if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
-    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns);
+    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns, { pager: false });
   } catch (error) {
     if (tally.imports > 0) {
       ctx.out.warn(
@@ -134,7 +134,7 @@ async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<
     }
   }
   try {
-    await ctx.out.list(outcomes(), dryRunColumns);
+    await ctx.out.list(outcomes(), dryRunColumns, { pager: false });
   } finally {
     csv.close();
   }

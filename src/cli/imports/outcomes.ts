@@ -81,13 +81,13 @@ export function patientText(p: PatientInput): string {
 }
 
 export const importColumns: Column<PatientImport>[] = [
-  { header: 'id', value: (i) => i.id },
+  { header: 'id', value: (i) => i.id, id: true },
   { header: 'status', value: (i) => i.status },
   { header: 'rows', value: (i) => i.rows },
   { header: 'created', value: (i) => i.created },
   { header: 'matched', value: (i) => i.matched },
   { header: 'failed', value: (i) => i.failed },
-  { header: 'created_at', value: (i) => i.created_at },
+  { header: 'created_at', value: (i) => i.created_at, time: true, label: 'started', drop: 1 },
 ];
 
 /** Running totals of one `imports create` run for its final report (rows checked, created, matched…). */
