@@ -24,7 +24,7 @@ import { waitForExport } from './follow.js';
 export async function downloadExport(ctx: Context, id: string, flags: { wait?: boolean; keepFormulas?: boolean }): Promise<void> {
   const client = await ctx.client();
   let current = await client.get<Export>(`/exports/${id}`, undefined, ctx.signal);
-  if (current.status === 'running' && flags.wait) current = await waitForExport(client, id, ctx.signal, current);
+  if (current.status === 'running' && flags.wait) current = await waitForExport(client, id, ctx.signal, current, ctx.out);
   if (current.status !== 'ready' || !current.download_url) {
     throw new CliError(`Export ${id} is ${current.status}, not ready to download.`, ExitCode.Failure, [
       current.status === 'running' ? `Wait for it: msgctl exports download ${id} --wait` : 'Start a new export: msgctl exports create <conversation-id>',

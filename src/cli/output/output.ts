@@ -16,6 +16,7 @@ import { isPaged, JSON_LINES, MORE, PAGES } from '../api/pages.js';
 import { cell, stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
 import type { TableLayout } from './table-layout.js';
 import type { RecordFormat } from './record-format.js';
+import type { Progress } from './progress.js';
 import type { TimeView } from './time-view.js';
 import { plainStyle, type Column, type OutputMode, type OutStream, type ScreenSettings, type Style } from './types.js';
 
@@ -62,6 +63,7 @@ export class Output {
   private held: string[] = [];
   private styles?: Promise<{ out: Style; err: Style }>;
   private timeView?: Promise<TimeView>;
+  private activeProgress: Progress | null = null;
 
   constructor(
     readonly stdout: OutStream,
@@ -275,6 +277,21 @@ export class Output {
     for (const line of this.held.splice(0)) this.stderr.write(line);
   }
 
+  /** Progress of long work on stderr, in the one style (progress.ts); nothing with --quiet. */
+  async progress(options: { label: string; total?: number; unit?: string; enabled?: boolean }): Promise<Progress> {
+    const { createProgress } = await import('./progress.js');
+    const host = { io: { stdout: this.stdout, stderr: this.stderr }, env: this.opts.screen.env, plain: this.plainView, now: this.opts.screen.now };
+    const progress = await createProgress(host, { ...options, enabled: (options.enabled ?? true) && !this.opts.quiet });
+    // While it shows, notes and warnings step around the progress line instead of breaking into it.
+    this.activeProgress = progress;
+    const stop = progress.stop.bind(progress);
+    progress.stop = () => {
+      if (this.activeProgress === progress) this.activeProgress = null;
+      stop();
+    };
+    return progress;
+  }
+
   /** Informational line on stderr (suppressed by --quiet). */
   info(message: string): void {
     // Messages often quote data (a name, a file's text): no control sequence from it reaches the terminal.
@@ -288,6 +305,7 @@ export class Output {
 
   private toStderr(text: string): void {
     if (this.paging) this.held.push(text);
+    else if (this.activeProgress) this.activeProgress.log(text);
     else this.stderr.write(text);
   }
 

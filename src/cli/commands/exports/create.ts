@@ -24,7 +24,7 @@ export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<voi
   );
   if (opts.wait) {
     const { waitForExport } = await import('../../exports/follow.js');
-    current = await waitForExport(client, current.id, ctx.signal, current);
+    current = await waitForExport(client, current.id, ctx.signal, current, ctx.out);
   }
   await ctx.out.resource(current, exportFields);
   if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${current.id} --wait`);

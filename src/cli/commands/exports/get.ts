@@ -17,7 +17,7 @@ export async function run(ctx: Context, opts: ExportsGetOptions): Promise<void> 
   let current: Export;
   if (opts.wait) {
     const { waitForExport } = await import('../../exports/follow.js');
-    current = await waitForExport(client, opts.exportId, ctx.signal);
+    current = await waitForExport(client, opts.exportId, ctx.signal, undefined, ctx.out);
   } else {
     current = await client.get<Export>(`/exports/${opts.exportId}`, undefined, ctx.signal);
   }
