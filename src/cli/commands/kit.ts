@@ -127,6 +127,8 @@ class FormatTemplateOption extends Option {
  */
 export function formatOptions(cmd: Command, fields?: readonly string[]): Command {
   if (fields) JSON_FIELDS.set(cmd, fields);
+  // A record view leaves out empty fields; --wide shows them (a list's --wide shows every column).
+  if (!cmd.options.some((o) => o.long === '--wide')) cmd.addOption(wideOption());
   cmd.addOption(new Option('--jq <expression>', 'filter each JSON record with jq (built in, no jq install needed); strings print raw'));
   cmd.addOption(new FormatTemplateOption('--template <text>', 'print each record through a Mustache template, e.g. "{{id}}\\t{{name}}" (msgctl help formatting)'));
   return cmd;

@@ -20,12 +20,12 @@ export interface ConversationListFlags {
 }
 
 const tableColumns: Column<PatientConversation>[] = [
-  { header: 'last activity', value: (c) => c.last_message_at, time: true },
+  { header: 'activity', value: (c) => c.last_message_at, time: true },
   { header: 'id', value: (c) => c.id, id: true },
   { header: 'patient', value: (c) => c.patient.name, drop: 0.5 },
   { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, drop: 2 },
   { header: 'channel', value: (c) => c.channel, drop: 1 },
-  { header: 'unread', value: (c) => c.unread_count || '' },
+  { header: 'unread', value: (c) => c.unread_count || '', drop: 3 },
   { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true },
 ];
 

@@ -209,8 +209,9 @@ export class Output {
         displayWidth,
       );
       const fits = layout.widths.reduce((a, b) => a + b, 0) + 2 * (layout.widths.length - 1) <= this.terminalWidth;
-      if (!fits && !this.opts.wide) {
-        // Narrower than any table of these columns (a terminal under 40 columns): each row as label: value lines.
+      const idLost = layout.droppedIndexes.some((i) => columns[i]!.id);
+      if ((!fits || idLost) && !this.opts.wide) {
+        // Narrower than any table of these columns that keeps the id (a terminal under 40 columns): each row as label: value lines.
         table.blocks = true;
         return this.printTable(rows, columns, table);
       }

@@ -37,7 +37,7 @@ export const GUTTER = 2;
 /** Widest a non-flex column grows on its own. */
 const NATURAL_MAX = 40;
 /** A flexible column (a body) keeps at least this much, so it is still readable. */
-export const FLEX_MIN = 24;
+export const FLEX_MIN = 20;
 /** A shrunk column keeps at least this much, or its header, whichever is wider. */
 const SHRINK_MIN = 8;
 

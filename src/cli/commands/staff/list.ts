@@ -21,8 +21,8 @@ export async function run(ctx: Context, opts: StaffListOptions): Promise<void> {
     [
       { header: 'id', value: (u) => u.id, id: true },
       { header: 'name', value: (u) => u.name },
-      { header: 'role', value: (u) => u.role },
-      { header: 'email', value: (u) => u.email },
+      { header: 'role', value: (u) => u.role, drop: 2 },
+      { header: 'email', value: (u) => u.email, drop: 1 },
     ],
     { empty: 'No staff.', noun: 'people' },
   );
