@@ -14,7 +14,7 @@ import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 const sandbox = useSandbox({ recordRequests: true });
 const env = () => sandboxEnv(sandbox.current);
 /** A terminal where colour is left to the conventions under test (the test env sets NO_COLOR). */
-const colourEnv = (extra: Record<string, string | undefined> = {}) => ({ ...env(), NO_COLOR: undefined, TERM: 'xterm-256color', ...extra });
+const colourEnv = (extra: Record<string, string | undefined> = {}): Record<string, string | undefined> => ({ ...env(), NO_COLOR: undefined, TERM: 'xterm-256color', ...extra });
 let campaignId = '';
 
 beforeAll(async () => {
