@@ -1,6 +1,7 @@
 /**
  * Long terminal output through a pager, as gh does: MSGCTL_PAGER, then PAGER,
- * then the profile's `pager`, then `less -FRX` where less is installed (it
+ * then the profile's `pager`, then `less -FRX` where less is installed and
+ * TERM names a terminal (it
  * quits at once when the text fits the screen, keeps colour, and leaves the
  * text on the terminal). An empty setting or `cat` means none, as does
  * --no-pager. Started at the first write, so a command that fails before
@@ -20,7 +21,9 @@ const DEFAULT = 'less -FRX';
 
 /** The pager to start for `stdout`, or null when none is wanted or none is installed. */
 export function pagerFor(stdout: OutStream, env: Record<string, string | undefined>, profilePager: string | undefined): PagerOutput | null {
-  const setting = env.MSGCTL_PAGER ?? env.PAGER ?? profilePager ?? DEFAULT;
+  // less on a terminal it does not know (no TERM, or dumb) stops to ask for RETURN: no default pager there.
+  const knownTerminal = env.TERM !== undefined && env.TERM !== '' && env.TERM !== 'dumb';
+  const setting = env.MSGCTL_PAGER ?? env.PAGER ?? profilePager ?? (knownTerminal ? DEFAULT : '');
   const words = splitCommand(setting);
   if (words.length === 0 || words[0] === 'cat') return null;
   const file = findExecutable(words[0]!, env);
