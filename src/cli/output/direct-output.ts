@@ -32,7 +32,7 @@
 import type { Writable } from 'node:stream';
 import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
-import type { OutStream } from './types.js';
+import type { OutStream } from './output.js';
 
 type StdioFd = 1 | 2;
 
