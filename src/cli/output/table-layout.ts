@@ -59,7 +59,9 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
     return { shown, widths, dropped: [], droppedIndexes: [] };
   }
 
-  const flexNeed = (set: number[]) => (set.includes(flexIndex) ? Math.min(FLEX_MIN, natural[flexIndex]!) : 0);
+  // A body keeps a third of the window (at least FLEX_MIN) before other columns may stay: text is what a person reads.
+  const flexTarget = Math.max(FLEX_MIN, Math.floor(terminalWidth / 3));
+  const flexNeed = (set: number[]) => (set.includes(flexIndex) ? Math.min(flexTarget, natural[flexIndex]!) : 0);
   const width = (set: number[]) => set.reduce((sum, i) => (i === flexIndex ? sum : sum + natural[i]!), 0) + flexNeed(set) + GUTTER * (set.length - 1);
 
   // 1. Drop low-value columns, lowest value first, while the table is too wide.
