@@ -5,7 +5,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
-import type { Act } from './commands/kit.js';
+import { jsonFieldsOf, type Act } from './commands/kit.js';
 import { GLOBAL_OPTIONS_WITH_VALUES, readGlobalOptions } from './commands/global-options.js';
 import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
@@ -14,6 +14,7 @@ import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
+import { ReaderGone } from './output/output.js';
 
 export interface RunOptions {
   io: Io;
@@ -23,9 +24,10 @@ export interface RunOptions {
   services?: Partial<Services>;
 }
 
-export async function run(argv: string[], { io, env, signal, services }: RunOptions): Promise<number> {
+export async function run(givenArgv: string[], { io, env, signal, services }: RunOptions): Promise<number> {
+  const argv = jsonFlagValues(givenArgv);
   let exitCode: number = ExitCode.Ok;
-  let json = argv.includes('--json');
+  let json = argv.some((a) => a === '--json' || a.startsWith('--json='));
   let verbose = argv.includes('--verbose');
   const abort = signal ?? new AbortController().signal;
   let commandContext: CommandContext | undefined;
@@ -33,13 +35,29 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
   const act: Act = (handler) => async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const opts = readGlobalOptions(command);
-    json = opts.json;
+    // Errors are a JSON line only with --json itself (--jq and --template also make opts.json true).
+    json = opts.json && opts.jq === undefined && opts.template === undefined ? true : json;
     verbose = opts.verbose;
-    const ctx = new CommandContext(io, env, opts, abort, { ...defaultServices(env), ...services });
+    // -o FILE: the command's stdout is that file, renamed into place only if the command succeeds.
+    const file = opts.output === undefined ? undefined : (await import('./output/file-output.js')).FileOutput.create(opts.output);
+    const ctx = new CommandContext(file ? { ...io, stdout: file } : io, env, opts, abort, { ...defaultServices(env), ...services });
     commandContext = ctx;
-    // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
-    const result = await handler(ctx, ...args.slice(0, -1));
-    if (typeof result === 'number') exitCode = result;
+    try {
+      // --json FIELDS, --jq, --template: a bad one is exit 2 before anything is sent.
+      await ctx.out.prepare(opts, jsonFieldsOf(command));
+      // commander passes (...positionals, options, command); handlers get (ctx, ...positionals, options).
+      const result = await handler(ctx, ...args.slice(0, -1)).catch((err: unknown) => {
+        if (err instanceof ReaderGone) return ExitCode.Ok; // the pager was quit: as with `| head`
+        throw err;
+      });
+      if (typeof result === 'number') exitCode = result;
+      await ctx.out.finish();
+      if (file) await (exitCode === ExitCode.Ok || exitCode === ExitCode.Partial ? file.commit() : file.discard());
+    } catch (err) {
+      await ctx.out.finish().catch(() => undefined);
+      await file?.discard();
+      throw err;
+    }
   };
 
   // `msgctl`, `msgctl --help`: nothing below the top level is shown, so nothing below it is built.
@@ -98,6 +116,37 @@ export function commandPaths(): string[][] {
   };
   walk(buildProgram(() => async () => undefined), []);
   return paths;
+}
+
+/**
+ * `--json` takes a field list only from a word that reads as one (`id,name`:
+ * lower-case names, digits, _ and commas) and that follows a command word;
+ * anything else after it (`--json patients list`, `--json <uuid>`) stays an
+ * argument, so `--json` alone keeps working everywhere it did.
+ */
+export function jsonFlagValues(argv: readonly string[]): string[] {
+  const out = [...argv];
+  const commandAt = firstCommandIndex(argv);
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] === '--') break;
+    if (out[i] !== '--json') continue;
+    const next = out[i + 1];
+    const fields = next !== undefined && commandAt !== -1 && i > commandAt && /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*,?$/.test(next) && !/^imp_/.test(next);
+    if (fields) {
+      out.splice(i, 2, `--json=${next}`);
+    } else out[i] = '--json=';
+  }
+  return out;
+}
+
+function firstCommandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return i + 1 < argv.length ? i + 1 : -1;
+    if (!word.startsWith('-')) return i;
+    if (GLOBAL_OPTIONS_WITH_VALUES.has(word)) i++;
+  }
+  return -1;
 }
 
 /** The first word of argv that names a command, if any. */

@@ -29,9 +29,17 @@ export class CommandContext implements Context {
   ) {
     this.out = new Output(io.stdout, io.stderr, {
       json: opts.json,
-      color: opts.color && !env.NO_COLOR,
       quiet: opts.quiet,
       wide: opts.wide,
+      screen: {
+        env,
+        colorFlag: opts.colorMode,
+        pager: opts.pager !== false,
+        plain: Boolean(opts.plain || (env.MSGCTL_PLAIN && env.MSGCTL_PLAIN !== '0')),
+        profile: () => this.profile(),
+        organizationTimeZone: () => this.organizationTimeZone(),
+        now: () => services.clock.now(),
+      },
     });
   }
 
@@ -88,6 +96,12 @@ export class CommandContext implements Context {
     if (!named || config.profile(named)) return;
     const { describeUnknownProfile } = await import('./config/unknown-profile.js');
     throw describeUnknownProfile(named, config, this.opts.profile ? '--profile' : this.env.MSGCTL_PROFILE ? 'MSGCTL_PROFILE' : 'default_profile');
+  }
+
+  /** The zone the service keeps the organization's dates in (GET /organization `time_zone`), for `time_zone: organization`. */
+  private async organizationTimeZone(): Promise<string | undefined> {
+    const organization = await (await this.client()).get<{ time_zone?: unknown }>('/organization', undefined, this.signal);
+    return typeof organization.time_zone === 'string' ? organization.time_zone : undefined;
   }
 
   /** How phone numbers without a country code are read: --region, then the profile's, then US. */

@@ -21,13 +21,33 @@ export interface Io {
   stdin: Readable & { isTTY?: boolean };
 }
 
+import type { ColorMode } from './output/types.js';
+
+export type { ColorMode };
+
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
+  /** --json, with or without fields (also set by --jq and --template: they work on the JSON records). */
   json: boolean;
+  /** --json id,name: the comma list as given (checked by output/json-fields.ts). */
+  jsonFields?: string;
+  /** --jq EXPR (commands with formatOptions()). */
+  jq?: string;
+  /** --template TEXT (commands with formatOptions()). */
+  template?: string;
   verbose: boolean;
   quiet: boolean;
+  /** False for --no-color / --color never. */
   color: boolean;
+  /** --color when given (--no-color is 'never'); undefined lets the environment and profile decide. */
+  colorMode?: ColorMode;
+  /** False for --no-pager. */
+  pager?: boolean;
+  /** --plain: records as label: value lines, no tables, bars or colour (screen readers). */
+  plain?: boolean;
+  /** -o FILE: what the command prints goes to FILE (output/file-output.ts). */
+  output?: string;
   /** Seconds per request attempt. */
   timeout: number;
   retries: number;

@@ -302,3 +302,42 @@ export const EVENT_TYPES = [
   'export.ready',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The top-level fields of each object the CLI prints, in the spec's order:
+ * what `--json FIELDS` and `--template` may name (an unknown name is exit 2
+ * listing these, before any request).
+ */
+export const FIELDS = {
+  organization: ['id', 'name'],
+  message: ['id', 'conversation', 'sender', 'patient', 'channel', 'phone_number', 'delivery', 'campaign_id', 'created_at', 'edited_at', 'type', 'body', 'file', 'reply_to_message_id', 'unread', 'sent_via'],
+  conversationMessage: ['id', 'conversation_id', 'sender_id', 'created_at', 'type', 'body', 'file', 'reply_to_message_id'],
+  patient: ['id', 'first_name', 'last_name', 'date_of_birth', 'phone', 'email', 'mrn', 'sms_opted_out', 'conversation_count', 'created_at', 'matched_by'],
+  conversation: ['id', 'organization_id', 'type', 'title', 'patient', 'phone_number', 'channel', 'created_at', 'last_message_at', 'unread_count', 'seen_at', 'messages_in_range', 'latest_message'],
+  campaign: ['id', 'name', 'status', 'channel', 'body', 'phone_number', 'sender', 'send_interval_seconds', 'counts', 'archived', 'created_at', 'started_at', 'finished_at'],
+  recipient: ['patient', 'status', 'message_id', 'error', 'updated_at'],
+  import: ['id', 'status', 'rows', 'created', 'matched', 'failed', 'results', 'created_at'],
+  export: ['id', 'status', 'conversation_id', 'created_at', 'download_url', 'expires_at'],
+  reaction: ['message_id', 'user_id', 'emoji', 'created_at'],
+  participant: ['user_id', 'conversation_id', 'joined_at'],
+  profile: ['user', 'organization', 'app', 'scopes', 'expires_at'],
+  staff: ['id', 'name', 'email', 'role'],
+  webhookEndpoint: ['id', 'url', 'events', 'created_at', 'secret'],
+} as const satisfies Record<string, readonly string[]>;
+
+// Each list names every field of its type and nothing else (a type error here when api-spec's shapes change).
+type Exactly<T, K extends readonly string[]> = [Exclude<keyof T, K[number]>, Exclude<K[number], keyof T>] extends [never, never] ? true : never;
+export const FIELDS_MATCH_TYPES: [
+  Exactly<Organization, typeof FIELDS.organization>,
+  Exactly<Message, typeof FIELDS.message>,
+  Exactly<ConversationMessage, typeof FIELDS.conversationMessage>,
+  Exactly<Patient, typeof FIELDS.patient>,
+  Exactly<PatientConversation, typeof FIELDS.conversation>,
+  Exactly<Campaign, typeof FIELDS.campaign>,
+  Exactly<CampaignRecipient, typeof FIELDS.recipient>,
+  Exactly<PatientImport, typeof FIELDS.import>,
+  Exactly<Export, typeof FIELDS.export>,
+  Exactly<Reaction, typeof FIELDS.reaction>,
+  Exactly<Participant, typeof FIELDS.participant>,
+  Exactly<Profile, typeof FIELDS.profile>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];

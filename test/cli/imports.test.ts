@@ -161,12 +161,12 @@ describe('imports create without --wait, and imports get', () => {
       writeFileSync(file, ['First Name,Last Name,Phone', ...rows].join('\n') + '\n');
       const created = await msgctl(['imports', 'create', file, '--json'], { env: sandboxEnv(slow) });
       const [imp] = jsonLines(created.stdout);
-      const r = await msgctl(['imports', 'get', imp.id, '--wait'], { env: sandboxEnv(slow), tty: true, timeout: 20_000 });
+      const r = await msgctl(['imports', 'get', imp.id, '--wait'], { env: { ...sandboxEnv(slow), NO_COLOR: undefined }, tty: true, timeout: 20_000 });
       expect(r.exitCode, r.stderr).toBe(0);
       const shown = [...r.stderr.matchAll(/(\d+)\/(\d+) rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
       expect(shown.length).toBeGreaterThan(0);
       expect(shown.every(([, total]) => total === 300)).toBe(true);
-      expect(r.stdout).toMatch(/status\s*│ completed/);
+      expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^status:\s+completed$/m);
     } finally {
       await slow.close();
     }
@@ -214,14 +214,17 @@ describe('refused before anything is sent', () => {
     expect(sandbox.testing.requests()).toEqual([]);
   });
 
-  it('dry run on a terminal: one table (row, outcome, details), no always-empty columns, no second table on stderr', async () => {
-    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
+  it('dry run on a terminal: the invalid rows with every reason whole at 80 columns, then the summary; --all-rows lists every row', async () => {
+    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 80 });
     expect(r.exitCode).toBe(2);
-    expect(r.stdout).toMatch(/│ row\s*│ outcome\s*│ details\s*│/);
-    expect(r.stdout).not.toMatch(/patient_id|matched_by|import_id/);
-    expect(r.stdout).toMatch(/│ 2\s*│ valid\s*│ Ava Marsh, born 1985-12-10, \+15555550101, ava\.marsh@example\.com, MRN MRN-1001\s*│/);
-    expect(r.stdout).toMatch(/│ 7\s*│ invalid\s*│ DOB: not a real calendar date\s*│/);
-    expect(r.stderr).not.toMatch(/[┌│└]/);
+    expect(r.stdout).toMatch(/^row 7 +invalid +DOB: not a real calendar date$/m);
+    expect(r.stdout).not.toMatch(/valid +Ava Marsh/); // valid rows are counted, not listed
+    expect(r.stdout).not.toContain('…');
+    expect(Math.max(...r.stdout.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(80);
+    expect(r.stderr).toMatch(/rows: \d+ valid, \d+ invalid\. Dry run: nothing was sent\./);
+    const all = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--all-rows'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
+    expect(all.stdout).toMatch(/^ROW +OUTCOME +DETAILS$/m);
+    expect(all.stdout).toMatch(/^2 +valid +Ava Marsh, born 1985-12-10, \+15555550101, ava\.marsh@example\.com, MRN MRN-1001$/m);
     const piped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run']);
     expect(piped.stdout.split('\n')[0]).toBe('2\tvalid\tAva Marsh, born 1985-12-10, +15555550101, ava.marsh@example.com, MRN MRN-1001');
     expect(piped.stdout).toContain('7\tinvalid\tDOB: not a real calendar date\n');

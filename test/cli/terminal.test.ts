@@ -92,8 +92,8 @@ describe('output modes', () => {
     const env = sandboxEnv(sandbox.current);
     const table = await msgctl(['patients', 'list', '--mrn', 'A-1001'], { env, tty: true, columns: 120 });
     expect(table.exitCode, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/│\s*id\s*│\s*name\s*│\s*dob\s*│\s*phone/);
-    expect(table.stdout).toMatch(/│\s*Ada Lovelace\s*│/);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+DOB\s+PHONE/);
+    expect(table.stdout).toMatch(/  Ada Lovelace  /);
     const piped = await msgctl(['patients', 'list', '--mrn', 'A-1001'], { env });
     expect(piped.stdout.trim().split('\t')[1]).toBe('Ada Lovelace');
     const json = await msgctl(['patients', 'list', '--mrn', 'A-1001', '--json'], { env });

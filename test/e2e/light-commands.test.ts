@@ -113,8 +113,10 @@ const HEAVY_SOURCES = [
   /^src\/cli\/auth\/(secret-store|keychain-store|file-store|login|oauth)/,
   /^src\/cli\/api\/proxy-transport\.ts$/,
   /^src\/cli\/output\/render-error\.ts$/,
+  // --jq, --template, the pager, -o and progress load only when used (issue 28).
+  /^src\/cli\/output\/(jq|template|record-format|json-fields|pager|file-output|progress|table-render|record-view|text-width)\.ts$/,
 ];
-const HEAVY_PACKAGES = ['undici', 'fastify', 'csv-parse', '@inquirer/prompts', '@napi-rs/keyring', 'libphonenumber-js', 'cli-table3', 'cli-progress', 'open'];
+const HEAVY_PACKAGES = ['undici', 'fastify', 'csv-parse', '@inquirer/prompts', '@napi-rs/keyring', 'libphonenumber-js', 'cli-table3', 'cli-progress', 'open', 'jq-wasm', 'mustache', 'string-width'];
 
 function expectLight(loaded: Loaded) {
   expect(loaded.sources).toContain('src/cli/api/client.ts'); // the trace works: it saw the command's own code
@@ -153,6 +155,19 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
 });
 
 describe.skipIf(typeof registerHooks !== 'function')('the trace sees lazily loaded modules', () => {
+  it('--jq loads jq-wasm, --template mustache, --json FIELDS neither (so their absence above means something)', async () => {
+    const jq = await traced(['patients', 'list', '--limit', '1', '--jq', '.id']);
+    expect(jq.packages).toContain('jq-wasm');
+    expect(jq.sources).toContain('src/cli/output/jq.ts');
+    expect(jq.packages).not.toContain('mustache');
+    const template = await traced(['patients', 'list', '--limit', '1', '--template', '{{id}}']);
+    expect(template.packages).toContain('mustache');
+    expect(template.packages).not.toContain('jq-wasm');
+    const fields = await traced(['patients', 'list', '--limit', '1', '--json', 'id']);
+    expect(fields.sources).toContain('src/cli/output/json-fields.ts');
+    expect(fields.packages.filter((p) => ['jq-wasm', 'mustache'].includes(p))).toEqual([]);
+  });
+
   it('send --csv --dry-run evaluates the CSV and batch modules it needs (so their absence above means something)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-trace-csv-'));
     try {

@@ -45,10 +45,14 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   const idempotencyKey = givenKey ?? (method === 'POST' ? ctx.idempotencyKey() : undefined);
 
   const client = await ctx.client();
+  // --json FIELDS, --jq, --template: each body (or each record with --paginate) through them (output/record-format.ts).
+  const shaped = ctx.opts.jsonFields !== undefined || ctx.opts.jq !== undefined || ctx.opts.template !== undefined;
+  await ctx.out.usePager();
   if (!flags.paginate) {
     const response = await client.request<unknown>(method, path, { query, body, headers, idempotencyKey, signal: ctx.signal });
     if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
-    await writeBody(ctx, response.data);
+    if (shaped && response.data !== null && response.data !== undefined) await ctx.out.json(response.data);
+    else await writeBody(ctx, response.data);
     return;
   }
 
@@ -61,7 +65,10 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
       throw new CliError(`GET /${path} did not answer with a list (no "data" array), so there are no pages to follow; drop --paginate.`);
     }
     if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
-    for (const record of page.data) await ctx.out.write(forPerson(ctx, stringifyWellFormed(record) + '\n'));
+    for (const record of page.data) {
+      if (shaped) await ctx.out.json(record);
+      else await ctx.out.write(forPerson(ctx, stringifyWellFormed(record) + '\n'));
+    }
     const next = page.pagination?.next_cursor;
     if (typeof next !== 'string' || next === '' || page.pagination?.has_more === false) return;
     if (next === cursor) throw new CliError('The service returned the same cursor twice; stopping rather than looping.');

@@ -6,6 +6,8 @@
  */
 export const PAGES = Symbol.for('msgctl.pages');
 export const JSON_LINES = Symbol.for('msgctl.json-lines');
+/** After reading: true when the stream stopped at its limit while the service had more records. */
+export const MORE = Symbol.for('msgctl.more');
 
 /** Records as JSON Lines, exactly as the service sent them, and how many. */
 export interface JsonLinesChunk {
@@ -18,6 +20,7 @@ export interface Paged<T> {
   [PAGES](): AsyncIterable<T[]>;
   /** The same records as JSON Lines chunks, never parsed into objects (when the source can). */
   [JSON_LINES]?: () => AsyncIterable<JsonLinesChunk>;
+  [MORE]?: () => boolean;
 }
 
 export function isPaged<T>(value: unknown): value is Paged<T> {
@@ -28,9 +31,10 @@ export function isPaged<T>(value: unknown): value is Paged<T> {
 export function flattenPages<T>(
   pages: () => AsyncGenerator<T[]>,
   jsonLines?: () => AsyncGenerator<JsonLinesChunk>,
+  more?: () => boolean,
 ): AsyncGenerator<T> & Paged<T> {
   async function* records(): AsyncGenerator<T> {
     for await (const page of pages()) yield* page;
   }
-  return Object.assign(records(), jsonLines ? { [PAGES]: pages, [JSON_LINES]: jsonLines } : { [PAGES]: pages });
+  return Object.assign(records(), jsonLines ? { [PAGES]: pages, [JSON_LINES]: jsonLines } : { [PAGES]: pages }, more ? { [MORE]: more } : {});
 }

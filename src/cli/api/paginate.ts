@@ -35,9 +35,11 @@ export function paginate<T>(
   query: Query,
   options: PaginateOptions = {},
 ): AsyncGenerator<T> & Paged<T> {
+  const cut = { more: false };
   return flattenPages(
-    () => walkPages(client, path, query, options, parsedPage<T>),
-    () => walkPages(client, path, query, options, jsonLinesPage),
+    () => walkPages(client, path, query, options, parsedPage<T>, cut),
+    () => walkPages(client, path, query, options, jsonLinesPage, cut),
+    () => cut.more,
   );
 }
 
@@ -114,6 +116,7 @@ async function* walkPages<P>(
   query: Query,
   options: PaginateOptions,
   fetchPage: FetchPage<P>,
+  cut: { more: boolean },
 ): AsyncGenerator<P> {
   let remaining = options.limit ?? Infinity;
   // Cancels a prefetch nobody will read (the caller stopped early or failed).
@@ -135,6 +138,8 @@ async function* walkPages<P>(
       remaining -= keep;
       const cursor = page.hasMore ? page.nextCursor : null;
       if (cursor && remaining > 0) next = request(cursor);
+      // Stopped at the limit with records left in this page or a next one: the list was cut (Output says so).
+      if (remaining <= 0) cut.more = keep < page.count || page.hasMore;
       if (keep > 0) yield page.take(keep);
       if (remaining <= 0) return;
       options.onCursor?.(page.nextCursor);

@@ -18,7 +18,6 @@ import type { SendFlags } from '../send/flags.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { stateDir } from '../config/paths.js';
-import { createProgress } from '../imports/progress.js';
 import { batchId, batchIdWithoutTarget } from './identity.js';
 import { fetchBatchTarget } from './target.js';
 import { DoneRows, JournalWriter, lockJournal, readJournal } from './journal.js';
@@ -87,7 +86,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     );
     const toSend = Math.max(validated.valid - mine.size, 0);
     // Nothing left to send (a re-run of a finished batch): no bar stuck at "0/1 rows", just the summary.
-    const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet && toSend > 0, label: 'sending', total: toSend });
+    const progress = await ctx.out.progress({ enabled: toSend > 0, label: 'sending', total: toSend, unit: 'rows' });
     try {
       if ((await fileFingerprint(settings.csv)) !== validated.fingerprint) {
         throw new UsageError(`${settings.csv} changed while it was being checked; nothing was sent. Run the command again.`);

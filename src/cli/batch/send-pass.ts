@@ -12,7 +12,7 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { SendMessageRequest, SendMessageResponse } from '../../contract/api.js';
-import type { Progress } from '../imports/progress.js';
+import type { Progress } from '../output/progress.js';
 import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
 import { rowKey } from './identity.js';

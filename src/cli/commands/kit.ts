@@ -108,3 +108,32 @@ export function wideOption(): Option {
 export function listLimit(flags: ListFlags): number | undefined {
   return flags.all ? undefined : flags.limit;
 }
+
+/** The JSON fields of what a command prints, for checking `--json FIELDS` before anything is sent. */
+const JSON_FIELDS = new WeakMap<Command, readonly string[]>();
+
+/** `--template` stored as `formatTemplate`: `send --template` (the message template) keeps its own name. */
+class FormatTemplateOption extends Option {
+  override attributeName(): string {
+    return 'formatTemplate';
+  }
+}
+
+/**
+ * --jq and --template, as gh has them, on a command that prints API objects;
+ * `fields` are the object's top-level fields, which `--json FIELDS`,
+ * `--template` and the error for an unknown field name (exit 2) use. Without
+ * `fields` (msgctl api), names are checked against what the service sent.
+ */
+export function formatOptions(cmd: Command, fields?: readonly string[]): Command {
+  if (fields) JSON_FIELDS.set(cmd, fields);
+  // A record view leaves out empty fields; --wide shows them (a list's --wide shows every column).
+  if (!cmd.options.some((o) => o.long === '--wide')) cmd.addOption(wideOption());
+  cmd.addOption(new Option('--jq <expression>', 'filter each JSON record with jq (built in, no jq install needed); strings print raw'));
+  cmd.addOption(new FormatTemplateOption('--template <text>', 'print each record through a Mustache template, e.g. "{{id}}\\t{{name}}" (msgctl help formatting)'));
+  return cmd;
+}
+
+export function jsonFieldsOf(cmd: Command): readonly string[] | undefined {
+  return JSON_FIELDS.get(cmd);
+}

@@ -27,6 +27,12 @@ export interface ProfileConfig {
   /** Root of the OAuth server ({auth_url}), when it is not the API's origin. */
   auth_url?: string;
   organization?: { id: string; name: string };
+  /** Colour on a terminal, below --color and the environment (NO_COLOR, CLICOLOR, FORCE_COLOR). */
+  color?: 'auto' | 'always' | 'never';
+  /** Pager for long terminal output, below MSGCTL_PAGER and PAGER; '' for none. */
+  pager?: string;
+  /** Zone a person reads times in, below MSGCTL_TIME_ZONE: 'local', 'organization' or an IANA name. */
+  time_zone?: string;
 }
 
 export interface ConfigData {

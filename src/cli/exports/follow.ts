@@ -4,18 +4,27 @@
  */
 import type { ApiClient } from '../api/client.js';
 import type { Export } from '../../contract/api.js';
+import type { Output } from '../output/output.js';
 import { sleep } from '../util/sleep.js';
 
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 2000;
 
-export async function waitForExport(client: ApiClient, id: string, signal: AbortSignal, first?: Export): Promise<Export> {
+/** `out`: where progress shows while it runs (the one style of long work, output/progress.ts). */
+export async function waitForExport(client: ApiClient, id: string, signal: AbortSignal, first?: Export, out?: Output): Promise<Export> {
   let current = first ?? (await client.get<Export>(`/exports/${id}`, undefined, signal));
-  let pause = FIRST_POLL_MS;
-  while (current.status === 'running') {
-    await sleep(pause, signal);
-    pause = Math.min(MAX_POLL_MS, pause * 2);
-    current = await client.get<Export>(`/exports/${id}`, undefined, signal);
+  if (current.status !== 'running') return current;
+  const progress = await out?.progress({ label: 'exporting' });
+  try {
+    let pause = FIRST_POLL_MS;
+    while (current.status === 'running') {
+      await sleep(pause, signal);
+      pause = Math.min(MAX_POLL_MS, pause * 2);
+      current = await client.get<Export>(`/exports/${id}`, undefined, signal);
+      progress?.update(0);
+    }
+  } finally {
+    progress?.stop();
   }
   return current;
 }

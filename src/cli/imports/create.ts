@@ -22,10 +22,10 @@ import { isSupportedRegion } from '../util/phone.js';
 import { chunksOf, type Chunk, type ValidRows } from './chunks.js';
 import { BodyBytes, ImportBody } from './body.js';
 import { chunkKeyOf, hashedFile, uploadNamespace } from './keys.js';
-import { dryRunColumns, formatInvalidRows, importColumns, mergeByRow, outcomeColumns, plural, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
+import { dryRunColumns, formatInvalidRows, importColumns, isProblem, mergeByRow, outcomeColumns, plural, problemText, serviceOutcome, ImportTally, type RowOutcome } from './outcomes.js';
 import { processedRows, waitForImportResults } from './follow.js';
 import { inRowOrder } from './results.js';
-import { createProgress, type Progress } from './progress.js';
+import type { Progress } from '../output/progress.js';
 
 export interface CreateFlags {
   dryRun?: boolean;
@@ -35,6 +35,8 @@ export interface CreateFlags {
   dayFirst?: boolean;
   idempotencyKey?: string;
   chunkSize?: number;
+  /** On a terminal, every row's outcome (not only the problem rows). */
+  allRows?: boolean;
 }
 
 interface Plan {
@@ -59,8 +61,10 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   };
 
   const tally = new ImportTally();
+  // A person at a terminal reads the problem rows and the summary; scripts (piped, --json) and --all-rows get every row.
+  const problemsOnly = ctx.out.mode === 'table' && !flags.allRows;
   if (flags.dryRun) {
-    await checkRows(ctx, plan, tally);
+    await checkRows(ctx, plan, tally, problemsOnly);
     ctx.out.info(tally.summary('dry-run'));
     return tally.invalid > 0 ? ExitCode.Usage : ExitCode.Ok;
   }
@@ -76,8 +80,8 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then(({ fetchBatchTarget }) => fetchBatchTarget(client, ctx.signal))
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
-    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
-    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns);
+    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows, problemsOnly);
+    else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns, { pager: false });
   } catch (error) {
     if (tally.imports > 0) {
       ctx.out.warn(
@@ -116,9 +120,21 @@ async function openMapped(source: string | NodeJS.ReadableStream, plan: Plan): P
  * also listed on stderr for logs, except on a terminal table, which already
  * shows them: one table, not two.
  */
-async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<void> {
+async function checkRows(ctx: Context, plan: Plan, tally: ImportTally, problemsOnly: boolean): Promise<void> {
   const { csv, mapping } = await openMapped(plan.file, plan);
   describeMapping(ctx, mapping);
+  if (problemsOnly) {
+    const style = await ctx.out.style();
+    try {
+      for await (const chunk of chunksOf(csv.rows, mapping, plan.rowOptions)) {
+        count(tally, chunk);
+        if (chunk.invalid.length) await ctx.out.write(await problemText(chunk.invalid, ctx.out.terminalWidth, style));
+      }
+    } finally {
+      csv.close();
+    }
+    return;
+  }
   const report =
     ctx.out.mode === 'table'
       ? async () => {}
@@ -134,7 +150,7 @@ async function checkRows(ctx: Context, plan: Plan, tally: ImportTally): Promise<
     }
   }
   try {
-    await ctx.out.list(outcomes(), dryRunColumns);
+    await ctx.out.list(outcomes(), dryRunColumns, { pager: false });
   } finally {
     csv.close();
   }
@@ -250,11 +266,14 @@ async function uploadAndFollow(
   namespace: () => Promise<string>,
   tally: ImportTally,
   dataRows: number,
+  problemsOnly: boolean,
 ): Promise<void> {
   // The bar counts rows whose fate is known: refused locally, or processed by the service.
-  const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: 'importing', total: dataRows });
+  const progress = await ctx.out.progress({ label: 'importing', total: dataRows, unit: 'rows' });
   let processedBefore = 0;
-  const stderr = (text: string) => progress.log(text);
+  // On a terminal the invalid rows are among the problem rows on stdout: not listed twice.
+  const stderr = (text: string) => (problemsOnly ? undefined : progress.log(text));
+  const style = await ctx.out.style();
   try {
     for await (const { chunk, created, mapping } of sentChunks(ctx, client, plan, namespace, tally, stderr)) {
       processedBefore += chunk.invalid.length;
@@ -271,7 +290,10 @@ async function uploadAndFollow(
         if (results) outcomes = inRowOrder(chunk.invalid, results, (outcome) => serviceOutcome(outcome, finished.id, mapping.columns));
         note(ctx, progress, chunkLine(chunk, finished));
       }
-      await progress.pause(() => ctx.out.list(outcomes, outcomeColumns));
+      if (problemsOnly) {
+        const problems = [...outcomes].filter(isProblem);
+        if (problems.length) await progress.pause(async () => ctx.out.write(await problemText(problems, ctx.out.terminalWidth, style)));
+      } else await progress.pause(() => ctx.out.list(outcomes, outcomeColumns, { pager: false }));
     }
   } finally {
     progress.stop();

@@ -8,7 +8,6 @@ import type { PatientImport } from '../../contract/api.js';
 import type { Column } from '../output/output.js';
 import { ExitCode } from '../exit-codes.js';
 import { processedRows, waitForImport } from './follow.js';
-import { createProgress } from './progress.js';
 import { errorText, importColumns } from './outcomes.js';
 
 const importFields: Column<PatientImport>[] = [
@@ -20,7 +19,7 @@ export async function runImportGet(ctx: Context, id: string, flags: { wait?: boo
   const client = await ctx.client();
   let current: PatientImport;
   if (flags.wait) {
-    const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: id });
+    const progress = await ctx.out.progress({ label: id, unit: 'rows' });
     try {
       current = await waitForImport(client, id, {
         signal: ctx.signal,

@@ -81,13 +81,13 @@ export function patientText(p: PatientInput): string {
 }
 
 export const importColumns: Column<PatientImport>[] = [
-  { header: 'id', value: (i) => i.id },
+  { header: 'id', value: (i) => i.id, id: true },
   { header: 'status', value: (i) => i.status },
   { header: 'rows', value: (i) => i.rows },
   { header: 'created', value: (i) => i.created },
   { header: 'matched', value: (i) => i.matched },
   { header: 'failed', value: (i) => i.failed },
-  { header: 'created_at', value: (i) => i.created_at },
+  { header: 'created_at', value: (i) => i.created_at, time: true, label: 'started', drop: 1 },
 ];
 
 /** Running totals of one `imports create` run for its final report (rows checked, created, matched…). */
@@ -128,8 +128,9 @@ export function plural(n: number, word: string): string {
 }
 
 /**
- * Invalid rows for stderr: a table on a terminal, else one line per error
- * ("row 7, DOB: not a real calendar date") that grep and cron mail handle.
+ * Invalid rows for stderr: readable problem lines on a terminal
+ * (problemText), else one line per error ("row 7, DOB: not a real calendar
+ * date") that grep and cron mail handle.
  */
 export async function formatInvalidRows(rows: readonly RowOutcome[], tty: boolean, style: Style, width: number): Promise<string> {
   if (!tty) {
@@ -137,15 +138,34 @@ export async function formatInvalidRows(rows: readonly RowOutcome[], tty: boolea
     for (const o of rows) for (const e of o.errors) lines.push(`row ${o.row}, ${errorText(e)}`);
     return lines.map((l) => `invalid ${l}\n`).join('');
   }
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: [style.bold('row'), style.bold('column'), style.bold('reason')],
-    colWidths: [7, 22, Math.max(20, width - 33)],
-    wordWrap: true,
-    style: { head: [], border: [], compact: true },
-  });
+  return problemText(rows, width, style);
+}
+
+/** Rows that need a person's attention (refused locally or failed in the service). */
+export function isProblem(o: RowOutcome): boolean {
+  return o.outcome === 'invalid' || o.outcome === 'failed';
+}
+
+/**
+ * Problem rows for a person at a terminal: the row, its outcome, then every
+ * reason whole, wrapped to the terminal's width (never cut with …):
+ *
+ *   row 7     invalid  DOB: not a real calendar date
+ *                      phone: "555" is not a phone number
+ */
+export async function problemText(rows: readonly RowOutcome[], width: number, style: Style): Promise<string> {
+  const { wrapWidth } = await import('../output/text-width.js');
+  let out = '';
   for (const o of rows) {
-    for (const e of o.errors) table.push([String(o.row), terminalSafe(e.column ?? '(row)'), style.red(terminalSafe(e.message))]);
+    const head = `row ${o.row}`.padEnd(10) + o.outcome.padEnd(9);
+    const reasons = o.errors.length ? o.errors.map((e) => terminalSafe(errorText(e))) : [''];
+    const room = width - head.length - 1;
+    if (room >= 20) {
+      const lines = reasons.flatMap((r) => wrapWidth(r, room));
+      out += style.red(head) + lines.join(`\n${' '.repeat(head.length)}`) + '\n';
+    } else {
+      out += style.red(head.trimEnd()) + '\n' + reasons.flatMap((r) => wrapWidth(r, Math.max(8, width - 3))).map((l) => `  ${l}`).join('\n') + '\n';
+    }
   }
-  return table.toString() + '\n';
+  return out;
 }

@@ -20,11 +20,12 @@ export interface ConversationListFlags {
 }
 
 const tableColumns: Column<PatientConversation>[] = [
-  { header: 'last activity', value: (c) => c.last_message_at, time: true },
-  { header: 'patient', value: (c) => c.patient.name },
+  { header: 'activity', value: (c) => c.last_message_at, time: true },
+  { header: 'id', value: (c) => c.id, id: true },
+  { header: 'patient', value: (c) => c.patient.name, drop: 0.5 },
   { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, drop: 2 },
   { header: 'channel', value: (c) => c.channel, drop: 1 },
-  { header: 'unread', value: (c) => c.unread_count || '' },
+  { header: 'unread', value: (c) => c.unread_count || '', drop: 3 },
   { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true },
 ];
 
@@ -46,12 +47,12 @@ const conversationFields: Column<PatientConversation>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'title', value: (c) => c.title },
   { header: 'patient', value: (c) => `${c.patient.name} (${c.patient.id})` },
-  { header: 'phone_number', value: (c) => `${c.phone_number.number} (${c.phone_number.team})` },
+  { header: 'phone_number', value: (c) => `${c.phone_number.number} (${c.phone_number.team})`, label: 'number' },
   { header: 'channel', value: (c) => c.channel },
-  { header: 'created_at', value: (c) => c.created_at },
-  { header: 'last_message_at', value: (c) => c.last_message_at },
-  { header: 'seen_at', value: (c) => c.seen_at },
-  { header: 'unread_count', value: (c) => c.unread_count },
+  { header: 'created_at', value: (c) => c.created_at, time: true, label: 'started' },
+  { header: 'last_message_at', value: (c) => c.last_message_at, time: true, label: 'last message' },
+  { header: 'seen_at', value: (c) => c.seen_at, time: true, label: 'seen' },
+  { header: 'unread_count', value: (c) => c.unread_count, label: 'unread' },
 ];
 
 export async function listConversations(ctx: Context, flags: ConversationListFlags): Promise<void> {
@@ -71,7 +72,7 @@ export async function listConversations(ctx: Context, flags: ConversationListFla
     limit: flags.all ? undefined : flags.limit,
     signal: ctx.signal,
   });
-  await ctx.out.list(rows, conversationColumns(ctx.out.mode), { empty: 'No conversations match.' });
+  await ctx.out.list(rows, conversationColumns(ctx.out.mode), { empty: 'No conversations match.', noun: 'conversations' });
 }
 
 export async function getConversation(ctx: Context, id: string): Promise<void> {

@@ -82,6 +82,7 @@ export async function followMessages(
         yield* newMessages(ctx, client, query, mark, options);
       }),
       columns,
+      { pager: false },
     );
     return 0;
   } catch (err) {

@@ -1,11 +1,13 @@
 /**
- * How a Message looks in a list. On a terminal: what an operator scans for
- * (when, who, which way, how it went, what it said, cut to the width). Piped:
- * stable tab-separated fields for cut/awk, full ids and UTC times.
+ * How messages look in a list. On a terminal the three message tables
+ * (`messages list`, `me messages`, `conversations messages`, and `messages
+ * replies`) share one set of columns and headers: when, the id to act on,
+ * which conversation, who wrote it (a name, never a UUID), channel, status,
+ * and the body cut to the width. Piped: stable tab-separated fields for
+ * cut/awk, full ids and UTC times, as before.
  */
 import type { Column, OutputMode } from '../output/output.js';
 import type { Message } from '../../contract/api.js';
-
 
 export function isInbound(m: Message): boolean {
   return m.sender.kind === 'patient';
@@ -17,15 +19,44 @@ export function messageStatus(m: Message): string {
   return m.delivery?.status ?? '';
 }
 
-// Narrow terminals lose channel, then the sender, before the body gets unreadable (table-layout.ts).
-const tableColumns: Column<Message>[] = [
-  { header: 'time', value: (m) => m.created_at, time: true },
-  { header: 'patient', value: (m) => m.patient?.name ?? m.conversation.title },
-  { header: 'from', value: (m) => (isInbound(m) ? '← patient' : `→ ${m.sender.name}`), drop: 1 },
-  { header: 'channel', value: (m) => m.channel, drop: 2 },
-  { header: 'status', value: messageStatus },
-  { header: 'body', value: (m) => m.body, flex: true },
-];
+/** What a row of any message table shows. */
+export interface MessageCells<T> {
+  id: (row: T) => string;
+  time: (row: T) => string;
+  conversation: (row: T) => string | null | undefined;
+  from: (row: T) => string | null | undefined;
+  channel?: (row: T) => string | null | undefined;
+  status?: (row: T) => string | null | undefined;
+  body: (row: T) => string;
+}
+
+// Narrow terminals lose channel, then the sender, status and conversation; the id goes last (table-layout.ts).
+export function messageTable<T>(cells: MessageCells<T>): Column<T>[] {
+  return [
+    { header: 'time', value: cells.time, time: true },
+    { header: 'id', value: cells.id, id: true },
+    { header: 'conversation', value: cells.conversation, drop: 1 },
+    { header: 'from', value: cells.from, drop: 3 },
+    { header: 'channel', value: cells.channel ?? (() => null), drop: 4 },
+    { header: 'status', value: cells.status ?? (() => null), drop: 2 },
+    { header: 'body', value: cells.body, flex: true },
+  ];
+}
+
+/** Who wrote a message, by name: "Amara Chen", "Front desk key", "Dana Whitfield via Zapier". */
+export function senderName(m: Message): string {
+  return m.sent_via ? `${m.sender.name} via ${m.sent_via}` : m.sender.name;
+}
+
+const tableColumns = messageTable<Message>({
+  id: (m) => m.id,
+  time: (m) => m.created_at,
+  conversation: (m) => m.patient?.name ?? m.conversation.title,
+  from: senderName,
+  channel: (m) => m.channel,
+  status: messageStatus,
+  body: (m) => m.body,
+});
 
 const plainColumns: Column<Message>[] = [
   { header: 'id', value: (m) => m.id },
@@ -41,11 +72,12 @@ const plainColumns: Column<Message>[] = [
   { header: 'body', value: (m) => m.body },
 ];
 
-export function messageColumns(mode: OutputMode): Column<Message>[] {
-  return mode === 'table' ? tableColumns : plainColumns;
+/** `messages list` and `me messages`: the shared table on a terminal, each command's own fields piped. */
+export function messageColumns(mode: OutputMode, piped: Column<Message>[] = plainColumns): Column<Message>[] {
+  return mode === 'table' ? tableColumns : piped;
 }
 
-/** `messages get`: every field worth reading, one per line. */
+/** `messages get` / `me messages get` piped: every field worth reading, one per line (unchanged). */
 export const messageFields: Column<Message>[] = [
   { header: 'id', value: (m) => m.id },
   { header: 'created_at', value: (m) => m.created_at },
@@ -61,5 +93,22 @@ export const messageFields: Column<Message>[] = [
   { header: 'reply_to', value: (m) => m.reply_to_message_id },
   { header: 'edited_at', value: (m) => m.edited_at },
   { header: 'sent_via', value: (m) => m.sent_via },
+  { header: 'body', value: (m) => m.body },
+];
+
+/** A message on a terminal: who, where, how it went, then the text. */
+export const messageView: Column<Message>[] = [
+  { header: 'id', value: (m) => m.id },
+  { header: 'sent', value: (m) => m.created_at, time: true },
+  { header: 'conversation', value: (m) => `${m.conversation.title} (${m.conversation.id})` },
+  { header: 'patient', value: (m) => (m.patient ? `${m.patient.name} (${m.patient.id})` : null), detail: true },
+  { header: 'from', value: (m) => `${senderName(m)} (${m.sender.kind === 'api_key' ? 'API key' : m.sender.kind})` },
+  { header: 'channel', value: (m) => (m.phone_number ? `${m.channel} via ${m.phone_number.number} (${m.phone_number.team})` : m.channel) },
+  { header: 'status', value: messageStatus },
+  { header: 'delivery_updated_at', label: 'status since', value: (m) => m.delivery?.updated_at, time: true },
+  { header: 'delivery_error', label: 'error', value: (m) => (m.delivery?.error ? `${m.delivery.error.code}: ${m.delivery.error.message}` : null) },
+  { header: 'campaign_id', label: 'campaign', value: (m) => m.campaign_id },
+  { header: 'reply_to', label: 'reply to', value: (m) => m.reply_to_message_id },
+  { header: 'edited_at', label: 'edited', value: (m) => m.edited_at, time: true },
   { header: 'body', value: (m) => m.body },
 ];

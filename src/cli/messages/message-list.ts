@@ -77,5 +77,5 @@ export async function listMessages(ctx: Context, flags: MessageListFlags): Promi
     });
   }
   const rows = client.paginate<Message>('/patient-messages', query, { limit, signal: ctx.signal });
-  await ctx.out.list(rows, columns, { empty: 'No messages match.' });
+  await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages' });
 }

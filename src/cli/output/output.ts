@@ -1,48 +1,54 @@
 /**
  * Everything a command prints goes through here (product.md §2 "Output"):
- * - `--json`: JSON Lines on stdout, one complete API object per line;
- * - a TTY: human tables (cli-table3) with colour;
+ * - `--json`: JSON Lines on stdout, one complete API object per line; with
+ *   `--json FIELDS`, `--jq` or `--template`, each record through that
+ *   (record-format.ts);
+ * - a terminal: tables aligned with spaces and records as `label: value`
+ *   lines, times in one labelled zone, colour by the conventions
+ *   (terminal-env.ts), long output through a pager (pager.ts); `--plain`
+ *   prints every record as `label: value` lines (screen readers);
  * - piped: tab-separated rows, no header, no colour (stable for cut/awk).
  * Progress, warnings and errors go to stderr. Writes respect backpressure so
  * streaming a million records keeps memory flat.
  */
 import { isUtf8 } from 'node:buffer';
-import { isPaged, JSON_LINES, PAGES } from '../api/pages.js';
+import { isPaged, JSON_LINES, MORE, PAGES } from '../api/pages.js';
 import { cell, stringifyWellFormed, terminalSafe, wellFormedJson } from './terminal-text.js';
+import type { TableLayout } from './table-layout.js';
+import type { RecordFormat } from './record-format.js';
+import type { Progress } from './progress.js';
+import type { TimeView } from './time-view.js';
+import { plainStyle, type Column, type OutputMode, type OutStream, type ScreenSettings, type Style } from './types.js';
 
 export { cell };
-import type { TableLayout } from './table-layout.js';
 
-export type OutputMode = 'json' | 'table' | 'plain';
-
-export interface Column<T> {
-  header: string;
-  value: (row: T) => unknown;
-  /** This column takes what width the terminal has left (e.g. a message body). */
-  flex?: boolean;
-  /** Preferred table width (padding included); it may still shrink to fit the terminal. */
-  width?: number;
-  /** Left out of a table that does not fit the terminal (unless --wide): the highest rank goes first. */
-  drop?: number;
-  /** Never shrunk to fit (an id: a cut one is useless to copy). */
-  fixed?: boolean;
-  /** An RFC 3339 time: tables show it as short local time (local-time.ts), piped output as given. */
-  time?: boolean;
-}
-
-export interface OutStream {
-  write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean;
-  once(event: 'drain', listener: () => void): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
+export type { Column, ColorMode, OutputMode, OutStream, ScreenSettings, Style } from './types.js';
 
 export interface OutputOptions {
   json: boolean;
-  color: boolean;
   quiet: boolean;
-  /** --wide: tables show every column at full width, wider than the terminal if need be. */
+  /** --wide: tables show every column at full width, record views every field. */
   wide?: boolean;
+  screen: ScreenSettings;
+}
+
+export interface ListOptions {
+  /** Said on stderr (terminal only) when there is nothing to show. */
+  empty?: string;
+  /** What the rows are, plural ("patients"), for "Showing 50 of …". */
+  noun?: string;
+  /** How many there are in all, when the service tells (campaign counts): only asked when the list was cut. */
+  total?: () => Promise<number | undefined>;
+  /** Print through the pager on a terminal (default true; false for follow-style lists and work with progress). */
+  pager?: boolean;
+}
+
+/** The person stopped reading (a pager quit early): the command ends quietly with 0, as with `| head`. */
+export class ReaderGone extends Error {
+  constructor() {
+    super('the pager was closed');
+    this.name = 'ReaderGone';
+  }
 }
 
 /** How many rows a TTY table buffers before printing, so tables stream too. */
@@ -50,46 +56,63 @@ const TABLE_CHUNK = 100;
 
 export class Output {
   readonly mode: OutputMode;
+  private sink: OutStream;
+  private records: RecordFormat | null = null;
+  private paging: { close(): Promise<void> } | null = null;
+  /** Lines for stderr held back while a pager has the terminal. */
+  private held: string[] = [];
+  private styles?: Promise<{ out: Style; err: Style }>;
+  private timeView?: Promise<TimeView>;
+  private activeProgress: Progress | null = null;
 
   constructor(
     readonly stdout: OutStream,
     readonly stderr: OutStream,
     private readonly opts: OutputOptions,
   ) {
+    this.sink = stdout;
     this.mode = opts.json ? 'json' : stdout.isTTY ? 'table' : 'plain';
   }
 
-  get colorEnabled(): boolean {
-    return this.opts.color && this.mode === 'table';
+  get terminalWidth(): number {
+    return this.stdout.columns && this.stdout.columns > 0 ? this.stdout.columns : 100;
   }
 
-  get terminalWidth(): number {
-    return this.stdout.columns && this.stdout.columns > 20 ? this.stdout.columns : 100;
+  /** --plain: records as `label: value` lines on a terminal, no tables, bars or colour. */
+  get plainView(): boolean {
+    return this.opts.screen.plain;
+  }
+
+  /** --json FIELDS, --jq, --template: checked (exit 2) before the command sends anything. */
+  async prepare(flags: { jsonFields?: string; jq?: string; template?: string }, known?: readonly string[]): Promise<void> {
+    if (flags.jsonFields === undefined && flags.jq === undefined && flags.template === undefined) return;
+    const { prepareRecordFormat } = await import('./record-format.js');
+    this.records = await prepareRecordFormat(flags, known, Boolean(this.stdout.isTTY), (message) => this.toStderr(terminalSafe(message, { keepLines: true }) + '\n'));
   }
 
   /** Writes a chunk to stdout, waiting for 'drain' when the reader is slower than us. */
   async write(chunk: string | Uint8Array): Promise<void> {
-    if (!this.stdout.write(chunk)) {
-      await new Promise<void>((resolve) => this.stdout.once('drain', () => resolve()));
+    if (this.sink.readerGone) throw new ReaderGone();
+    if (!this.sink.write(chunk)) {
+      await new Promise<void>((resolve) => this.sink.once('drain', () => resolve()));
     }
+    if (this.sink.readerGone) throw new ReaderGone();
   }
 
   async json(value: unknown): Promise<void> {
+    if (this.records) return this.write(this.records.format([value]));
     await this.write(stringifyWellFormed(value) + '\n');
   }
 
-  /** A single resource: one JSON line, a two-column table, or `field<TAB>value` lines. */
-  async resource<T>(obj: T, fields: Column<T>[]): Promise<void> {
+  /** A single resource: one JSON line, `label: value` lines, or `field<TAB>value` lines. */
+  async resource<T>(obj: T, fields: Column<T>[], view: Column<T>[] = fields): Promise<void> {
     if (this.mode === 'json') return this.json(obj);
     if (this.mode === 'plain') {
       await this.write(fields.map((f) => `${f.header}\t${cell(f.value(obj))}`).join('\n') + '\n');
       return;
     }
-    const { default: Table } = await import('cli-table3');
-    const style = await this.style();
-    const table = new Table({ style: { head: [], border: [] }, wordWrap: true, colWidths: [22, Math.max(30, this.terminalWidth - 26)] });
-    for (const f of fields) table.push([style.dim(f.header), cell(f.value(obj))]);
-    await this.write(table.toString() + '\n');
+    await this.startPager();
+    await this.write(await this.recordText(obj, view));
   }
 
   /**
@@ -99,122 +122,232 @@ export class Output {
    * as it arrives (so a slow stream, like --follow, shows rows at once).
    * With --json, a source that offers JSON Lines is copied through as bytes.
    */
-  async list<T>(
-    rows: AsyncIterable<T> | Iterable<T>,
-    columns: Column<T>[],
-    options: { empty?: string } = {},
-  ): Promise<number> {
+  async list<T>(rows: AsyncIterable<T> | Iterable<T>, columns: Column<T>[], options: ListOptions = {}): Promise<number> {
     let count = 0;
     const table: TableState = {};
-    const jsonLines = this.mode === 'json' && isPaged<T>(rows) ? rows[JSON_LINES] : undefined;
+    if (this.mode === 'table' && options.pager !== false) await this.startPager();
+    const jsonLines = this.mode === 'json' && isPaged<T>(rows) && (!this.records || this.records.takesJsonText) ? rows[JSON_LINES] : undefined;
     if (jsonLines) {
       // Records exactly as the service sent them, never parsed (json-page.ts).
       for await (const chunk of jsonLines()) {
-        await this.write(wellFormedJsonBytes(chunk.lines));
+        const bytes = wellFormedJsonBytes(chunk.lines);
+        await this.write(this.records ? this.records.formatJsonText(bytes.toString()) : bytes);
         count += chunk.count;
       }
     } else if (isPaged<T>(rows)) {
       for await (const page of rows[PAGES]()) {
         if (page.length === 0) continue;
-        if (this.mode === 'table') await this.printTable(page, columns, table);
-        else {
-          let text = '';
-          for (const row of page) text += this.line(row, columns);
-          await this.write(text);
-        }
+        await this.printChunk(page, columns, table);
         count += page.length;
       }
     } else {
       let chunk: T[] = [];
       for await (const row of rows) {
         count++;
-        if (this.mode !== 'table') await this.write(this.line(row, columns));
-        else {
-          chunk.push(row);
-          if (chunk.length >= TABLE_CHUNK) {
-            await this.printTable(chunk, columns, table);
-            chunk = [];
-          }
+        chunk.push(row);
+        if (this.mode !== 'table' || chunk.length >= TABLE_CHUNK) {
+          await this.printChunk(chunk, columns, table);
+          chunk = [];
         }
       }
-      if (chunk.length) await this.printTable(chunk, columns, table);
+      if (chunk.length) await this.printChunk(chunk, columns, table);
     }
-    if (count === 0 && options.empty && this.mode === 'table') this.info(options.empty);
-    const dropped = table.layout?.dropped ?? [];
-    if (dropped.length) {
+    this.records?.finish();
+    if (this.mode !== 'table') return count;
+    if (count === 0 && options.empty) this.info(options.empty);
+    const dropped = table.layout ? table.layout.droppedIndexes.map((i) => columns[i]!.header) : [];
+    if (dropped.length && !table.blocks) {
       const named = `(${dropped.join(', ')} hidden to fit the window; --wide shows all)`;
       this.info(named.length <= this.terminalWidth ? named : `(${dropped.length} columns hidden to fit the window; --wide shows all)`);
     }
+    if (isPaged<T>(rows) && rows[MORE]?.()) await this.sayMore(count, options);
     return count;
   }
 
-  /** One record as a JSON line or a TSV row. */
-  private line<T>(row: T, columns: Column<T>[]): string {
-    if (this.mode === 'json') return stringifyWellFormed(row) + '\n';
-    return columns.map((c) => cell(c.value(row))).join('\t') + '\n';
+  /** "Showing 50 of 1,234 recipients" on stderr, for a person: a list cut at --limit says so. */
+  private async sayMore(count: number, options: ListOptions): Promise<void> {
+    const noun = options.noun ?? 'records';
+    const total = await options.total?.().catch(() => undefined);
+    const shown = total !== undefined && total > count ? `Showing ${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun}` : `Showing the first ${count.toLocaleString('en-US')} ${noun}; there are more`;
+    this.info(`${shown}. See more with --limit N, or all with --all.`);
   }
 
-  /** A chunk of a TTY table; the first chunk decides the layout (and prints the header) for the rest. */
-  private async printTable<T>(rows: T[], columns: Column<T>[], table: TableState): Promise<void> {
-    const [{ default: Table }, { shortLocalTime }, style] = await Promise.all([import('cli-table3'), import('./local-time.js'), this.style()]);
-    // Times in the one table format (short local time), everything else as cell() makes it.
-    const all = rows.map((row) =>
-      columns.map((c) => {
-        const value = c.value(row);
-        return c.time && typeof value === 'string' ? cell(shortLocalTime(value)) : cell(value);
-      }),
-    );
-    const first = !table.layout;
-    if (!table.layout) {
-      const { layoutTable } = await import('./table-layout.js');
-      table.layout = layoutTable(columns, all, this.terminalWidth, Boolean(this.opts.wide));
+  private async printChunk<T>(rows: T[], columns: Column<T>[], table: TableState): Promise<void> {
+    if (this.mode === 'json') {
+      await this.write(this.records ? this.records.format(rows) : rows.map((row) => stringifyWellFormed(row) + '\n').join(''));
+    } else if (this.mode === 'plain') {
+      await this.write(rows.map((row) => columns.map((c) => cell(c.value(row))).join('\t') + '\n').join(''));
+    } else {
+      await this.printTable(rows, columns, table);
     }
-    const { shown, widths } = table.layout;
-    const out = new Table({
-      head: first ? shown.map((i) => style.bold(columns[i]!.header)) : [],
-      colWidths: widths,
-      style: { head: [], border: [], compact: true },
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-      truncate: '…',
-    });
-    for (const row of all) out.push(shown.map((i) => row[i]!));
-    await this.write(out.toString() + '\n');
+  }
+
+  /** A chunk of a terminal table; the first chunk decides the layout (and prints the header) for the rest. */
+  private async printTable<T>(rows: T[], columns: Column<T>[], table: TableState): Promise<void> {
+    const [{ renderTable, tableColumns }, times, style] = await Promise.all([import('./table-render.js'), this.times(), this.styleFor('out')]);
+    if (this.plainView || table.blocks) {
+      table.blocks = true;
+      let text = '';
+      for (const row of rows) {
+        text += (table.printed ? '\n' : '') + (await this.recordText(row, columns, true));
+        table.printed = (table.printed ?? 0) + 1;
+      }
+      await this.write(text);
+      return;
+    }
+    const layoutColumns = tableColumns(columns, times);
+    const cells = rows.map((row) => columns.map((c) => this.cellText(c, row, times, 'cell')));
+    if (!table.layout) {
+      const [{ layoutTable }, { displayWidth }] = await Promise.all([import('./table-layout.js'), import('./text-width.js')]);
+      // A droppable column with nothing in it (no channel on a staff chat) is left out rather than shown empty.
+      const used = this.opts.wide ? columns.map(() => true) : columns.map((c, i) => c.drop === undefined || cells.some((row) => row[i] !== ''));
+      const layout = layoutTable(
+        layoutColumns.map((c, i) => (used[i] ? c : { ...c, empty: true })),
+        cells,
+        this.terminalWidth,
+        Boolean(this.opts.wide),
+        displayWidth,
+      );
+      const fits = layout.widths.reduce((a, b) => a + b, 0) + 2 * (layout.widths.length - 1) <= this.terminalWidth;
+      const idLost = layout.droppedIndexes.some((i) => columns[i]!.id);
+      if ((!fits || idLost) && !this.opts.wide) {
+        // Narrower than any table of these columns that keeps the id (a terminal under 40 columns): each row as label: value lines.
+        table.blocks = true;
+        return this.printTable(rows, columns, table);
+      }
+      table.layout = layout;
+      await this.write(renderTable(layoutColumns, [], layout, style, true));
+    }
+    await this.write(renderTable(layoutColumns, cells, table.layout, style, false));
+    table.printed = (table.printed ?? 0) + rows.length;
+  }
+
+  /** One record as `label: value` lines (a get, or a row of --plain or a tiny terminal). */
+  private async recordText<T>(obj: T, fields: Column<T>[], fromList = false): Promise<string> {
+    const [{ renderRecord }, times, style] = await Promise.all([import('./record-view.js'), this.times(), this.styleFor('out')]);
+    const lines = [];
+    for (const f of fields) {
+      const raw = f.value(obj);
+      const empty = raw === null || raw === undefined || raw === '';
+      if (!this.opts.wide && (empty || (f.detail && !fromList))) continue;
+      const label = f.label ?? f.header.replace(/_/g, ' ');
+      lines.push({ label, value: this.cellText(f, obj, times, 'full', !fromList) });
+    }
+    return renderRecord(lines, this.terminalWidth, style.dim);
+  }
+
+  /** A value as a person reads it: times in the zone, everything else as cell() makes it (a record keeps a body's lines). */
+  private cellText<T>(column: Column<T>, row: T, times: TimeView, form: 'cell' | 'full', keepLines = false): string {
+    const value = column.value(row);
+    if (column.time && typeof value === 'string') return cell(form === 'cell' ? times.cell(value) : times.full(value));
+    if (keepLines && typeof value === 'string') return terminalSafe(value.replace(/\r\n?/g, '\n').replace(/\t/g, ' '), { keepLines: true });
+    return cell(value);
+  }
+
+  /** The zone times are shown in (time-view.ts), decided once per command. */
+  times(): Promise<TimeView> {
+    this.timeView ??= (async () => {
+      const [{ chooseTimeView }, profile] = await Promise.all([import('./time-zone.js'), this.opts.screen.profile().catch(() => undefined)]);
+      return chooseTimeView(this.opts.screen, profile?.time_zone, (message) => this.warn(message));
+    })();
+    return this.timeView;
+  }
+
+  /** What follows on stdout goes through the pager, where one is wanted (a command writing its own text, msgctl api). */
+  async usePager(): Promise<void> {
+    await this.startPager();
+  }
+
+  /** Starts the pager for what follows on stdout, where one is wanted (pager.ts). */
+  private async startPager(): Promise<void> {
+    if (this.paging || this.sink !== this.stdout || this.mode !== 'table' || this.plainView || !this.opts.screen.pager) return;
+    if ((this.stdout as { fd?: number }).fd !== 1 || !this.stdout.isTTY) return; // only the process's own terminal
+    const { pagerFor } = await import('./pager.js');
+    const profile = await this.opts.screen.profile().catch(() => undefined);
+    const pager = pagerFor(this.stdout, this.opts.screen.env, profile?.pager);
+    if (!pager) return;
+    this.sink = pager;
+    this.paging = pager;
+  }
+
+  /** After the command: waits for the pager to exit, then says what was held back meanwhile. */
+  async finish(): Promise<void> {
+    const paging = this.paging;
+    this.paging = null;
+    if (paging) await paging.close();
+    for (const line of this.held.splice(0)) this.stderr.write(line);
+  }
+
+  /** Progress of long work on stderr, in the one style (progress.ts); nothing with --quiet. */
+  async progress(options: { label: string; total?: number; unit?: string; enabled?: boolean }): Promise<Progress> {
+    const { createProgress } = await import('./progress.js');
+    const host = { io: { stdout: this.stdout, stderr: this.stderr }, env: this.opts.screen.env, plain: this.plainView, now: this.opts.screen.now };
+    const progress = await createProgress(host, { ...options, enabled: (options.enabled ?? true) && !this.opts.quiet });
+    // While it shows, notes and warnings step around the progress line instead of breaking into it.
+    this.activeProgress = progress;
+    const stop = progress.stop.bind(progress);
+    progress.stop = () => {
+      if (this.activeProgress === progress) this.activeProgress = null;
+      stop();
+    };
+    return progress;
   }
 
   /** Informational line on stderr (suppressed by --quiet). */
   info(message: string): void {
     // Messages often quote data (a name, a file's text): no control sequence from it reaches the terminal.
-    if (!this.opts.quiet) this.stderr.write(terminalSafe(message, { keepLines: true }) + '\n');
+    if (!this.opts.quiet) this.toStderr(terminalSafe(message, { keepLines: true }) + '\n');
   }
 
   /** Warnings always reach stderr. */
   warn(message: string): void {
-    this.stderr.write(`warning: ${terminalSafe(message, { keepLines: true })}\n`);
+    this.toStderr(`warning: ${terminalSafe(message, { keepLines: true })}\n`);
   }
 
+  private toStderr(text: string): void {
+    if (this.paging) this.held.push(text);
+    else if (this.activeProgress) this.activeProgress.log(text);
+    else this.stderr.write(text);
+  }
+
+  /** Colour for text on stdout (tables, records). */
   async style(): Promise<Style> {
-    if (!this.opts.color || !(this.stdout.isTTY || this.stderr.isTTY)) return plainStyle;
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: 1 });
-    return { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, yellow: chalk.yellow };
+    return this.styleFor('out');
+  }
+
+  /** Colour for text on stderr (progress, invalid rows). */
+  async errorStyle(): Promise<Style> {
+    return this.styleFor('err');
+  }
+
+  private async styleFor(stream: 'out' | 'err'): Promise<Style> {
+    this.styles ??= (async () => {
+      const screen = this.opts.screen;
+      if (screen.plain) return { out: plainStyle, err: plainStyle };
+      const { colorMode, colorFor } = await import('./terminal-env.js');
+      const profile = screen.colorFlag ? undefined : await screen.profile().catch(() => undefined);
+      const mode = colorMode(screen.colorFlag, screen.env, profile?.color);
+      const outColor = colorFor(mode, this.stdout, screen.env) && this.mode === 'table';
+      const errColor = colorFor(mode, this.stderr, screen.env);
+      if (!outColor && !errColor) return { out: plainStyle, err: plainStyle };
+      const { Chalk } = await import('chalk');
+      const chalk = new Chalk({ level: 1 });
+      const colored: Style = { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, yellow: chalk.yellow };
+      return { out: outColor ? colored : plainStyle, err: errColor ? colored : plainStyle };
+    })();
+    return (await this.styles)[stream];
   }
 }
 
 /** What the chunks of one table share. */
 interface TableState {
   layout?: TableLayout;
+  /** Rows print as label: value blocks (--plain, or a terminal too narrow for a table). */
+  blocks?: boolean;
+  printed?: number;
 }
 
-export interface Style {
-  bold: (s: string) => string;
-  dim: (s: string) => string;
-  red: (s: string) => string;
-  green: (s: string) => string;
-  yellow: (s: string) => string;
-}
-
-const identity = (s: string) => s;
-export const plainStyle: Style = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
+export { plainStyle } from './types.js';
 
 /**
  * JSON Lines copied from a response body, as UTF-8 every JSON reader accepts:

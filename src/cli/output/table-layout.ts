@@ -2,55 +2,67 @@
  * Which columns a terminal table shows and how wide each is, so that it fits
  * the terminal (product.md §2: low-value columns shrink or drop first; --wide
  * shows every column). Decided once per table, from its first rows, so rows
- * printed in later chunks line up under the same header.
+ * printed in later chunks line up under the same header. Tables are aligned
+ * with spaces, no box rules (as gh, kubectl and docker print them): a column
+ * is its content plus a two-space gutter, the last one without.
  */
 
 export interface LayoutColumn {
   header: string;
   /** Takes what width is left (a message body); never squeezed below FLEX_MIN unless nothing else can give. */
   flex?: boolean;
-  /** Preferred width (padding included). */
+  /** Preferred width (content only). */
   width?: number;
   /** Dropped when the table does not fit: the highest rank goes first. Columns without one always stay. */
   drop?: number;
   /** Never shrunk (an id: a cut one is useless to copy). */
   fixed?: boolean;
+  /** Nothing in it: left out, and not counted as hidden to fit. */
+  empty?: boolean;
 }
 
 export interface TableLayout {
   /** Indexes of the columns shown, in their order. */
   shown: number[];
-  /** Width of each shown column (padding included), parallel to `shown`. */
+  /** Content width of each shown column, parallel to `shown`. */
   widths: number[];
   /** Headers of the columns left out to fit. */
   dropped: string[];
+  /** Their indexes. */
+  droppedIndexes: number[];
 }
 
-/** Widest a non-flex column grows on its own (padding included). */
-const NATURAL_MAX = 42;
-/** A flexible column (a body) keeps at least 30 characters (plus padding), so it is still readable. */
-export const FLEX_MIN = 32;
-/** A shrunk column keeps at least this much (padding included), or its header, whichever is wider. */
-const SHRINK_MIN = 10;
+/** Space between two columns. */
+export const GUTTER = 2;
+/** Widest a non-flex column grows on its own. */
+const NATURAL_MAX = 40;
+/** A flexible column (a body) keeps at least this much, so it is still readable. */
+export const FLEX_MIN = 20;
+/** A shrunk column keeps at least this much, or its header, whichever is wider. */
+const SHRINK_MIN = 8;
 
-export function layoutTable(columns: LayoutColumn[], cells: string[][], terminalWidth: number, wide: boolean): TableLayout {
+/** `cellWidth(text)` measures in terminal columns (text-width.ts). */
+export function layoutTable(columns: LayoutColumn[], cells: string[][], terminalWidth: number, wide: boolean, cellWidth: (text: string) => number): TableLayout {
   const natural = columns.map((c, i) => {
-    const content = Math.max(c.header.length, ...cells.map((row) => [...(row[i] ?? '')].length)) + 2;
-    if (wide) return c.flex ? content : Math.max(c.width ?? 0, content);
-    return c.width ?? Math.min(NATURAL_MAX, content);
+    const content = Math.max(cellWidth(c.header), ...cells.map((row) => cellWidth(row[i] ?? '')));
+    if (wide || c.fixed || c.flex) return content;
+    return Math.min(c.width ?? NATURAL_MAX, content);
   });
   const flexIndex = columns.findIndex((c) => c.flex);
-  let shown = columns.map((_, i) => i);
+  let shown = columns.map((_, i) => i).filter((i) => !columns[i]!.empty);
 
   if (wide) {
     const widths = shown.map((i) => natural[i]!);
     // Every column at its full width; the body still ends at the terminal's edge (or FLEX_MIN past it).
-    if (flexIndex >= 0) widths[flexIndex] = Math.max(FLEX_MIN, terminalWidth - total(widths, flexIndex));
-    return { shown, widths, dropped: [] };
+    const at = shown.indexOf(flexIndex);
+    if (at >= 0) widths[at] = Math.max(Math.min(FLEX_MIN, natural[flexIndex]!), terminalWidth - total(widths, at));
+    return { shown, widths, dropped: [], droppedIndexes: [] };
   }
 
-  const flexNeed = (set: number[]) => (set.includes(flexIndex) ? Math.min(FLEX_MIN, natural[flexIndex]!) : 0);
-  const width = (set: number[]) => set.reduce((sum, i) => (i === flexIndex ? sum : sum + natural[i]!), 0) + flexNeed(set) + set.length + 1;
+  // A body keeps a third of the window (at least FLEX_MIN) before other columns may stay: text is what a person reads.
+  const flexTarget = Math.max(FLEX_MIN, Math.floor(terminalWidth / 3));
+  const flexNeed = (set: number[]) => (set.includes(flexIndex) ? Math.min(flexTarget, natural[flexIndex]!) : 0);
+  const width = (set: number[]) => set.reduce((sum, i) => (i === flexIndex ? sum : sum + natural[i]!), 0) + flexNeed(set) + GUTTER * (set.length - 1);
 
   // 1. Drop low-value columns, lowest value first, while the table is too wide.
   const droppable = columns
@@ -66,30 +78,32 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
   const widths = new Map(shown.map((i) => [i, natural[i]!]));
   let excess = width(shown) - terminalWidth;
   while (excess > 0) {
-    const candidates = shown.filter((i) => i !== flexIndex && !columns[i]!.fixed && widths.get(i)! > floor(columns[i]!));
+    const candidates = shown.filter((i) => i !== flexIndex && !columns[i]!.fixed && widths.get(i)! > floor(columns[i]!, natural[i]!));
     if (candidates.length === 0) break;
     const widest = candidates.reduce((a, b) => (widths.get(b)! > widths.get(a)! ? b : a));
     widths.set(widest, widths.get(widest)! - 1);
     excess--;
   }
 
-  // 3. The flexible column takes the rest.
+  // 3. The flexible column takes the rest (at least a few characters, even on a tiny terminal).
   if (flexIndex >= 0 && shown.includes(flexIndex)) {
-    const others = shown.reduce((sum, i) => (i === flexIndex ? sum : sum + widths.get(i)!), 0) + shown.length + 1;
-    widths.set(flexIndex, Math.max(Math.min(FLEX_MIN, natural[flexIndex]!), 12, terminalWidth - others));
+    const others = shown.reduce((sum, i) => (i === flexIndex ? sum : sum + widths.get(i)!), 0) + GUTTER * (shown.length - 1);
+    widths.set(flexIndex, Math.max(Math.min(natural[flexIndex]!, 4), Math.min(natural[flexIndex]!, terminalWidth - others)));
   }
+  const droppedIndexes = columns.map((_, i) => i).filter((i) => !shown.includes(i) && !columns[i]!.empty);
   return {
     shown,
     widths: shown.map((i) => widths.get(i)!),
-    dropped: columns.filter((_, i) => !shown.includes(i)).map((c) => c.header),
+    dropped: droppedIndexes.map((i) => columns[i]!.header),
+    droppedIndexes,
   };
 }
 
-function floor(c: LayoutColumn): number {
-  return Math.max(SHRINK_MIN, c.header.length + 2);
+function floor(c: LayoutColumn, natural: number): number {
+  return Math.min(natural, Math.max(SHRINK_MIN, c.header.length));
 }
 
-/** Width of a row of these columns, borders included, leaving one out. */
+/** Width of a row of these columns, gutters included, leaving one out. */
 function total(widths: number[], except: number): number {
-  return widths.reduce((sum, w, i) => (i === except ? sum : sum + w), 0) + widths.length + 1;
+  return widths.reduce((sum, w, i) => (i === except ? sum : sum + w), 0) + GUTTER * (widths.length - 1);
 }

@@ -4,7 +4,7 @@ import type { ApiFlags } from '../../api-command/run.js';
 import type { Context } from '../../context.js';
 import { fieldParser } from '../../api-command/fields.js';
 import { HTTP_METHODS } from '../../api-command/request-parts.js';
-import { collect, examples, type Act } from '../kit.js';
+import { collect, examples, type Act, formatOptions } from '../kit.js';
 
 /** Any case on the command line; the request goes out upper-case. */
 function httpMethod(value: string): string {
@@ -51,6 +51,7 @@ A POST gets a fresh Idempotency-Key unless one is given with --header. Errors
 print the problem on stderr (one JSON line with --json) and exit with the usual
 codes (3 auth, 4 not found, 5 conflict, 6 validation, 7 rate limited, 8 unavailable).`,
   );
+  formatOptions(api);
   examples(api, [
     'msgctl api GET /organization',
     "msgctl api GET /patients -F 'page[limit]=100' --paginate > patients.jsonl",

@@ -16,8 +16,8 @@ export interface EditFlags {
 }
 
 export async function printCampaign(ctx: Context, campaign: Campaign): Promise<void> {
-  const { campaignFields } = await import('../../campaigns/columns.js');
-  await ctx.out.resource(campaign, campaignFields);
+  const { campaignFields, campaignView } = await import('../../campaigns/columns.js');
+  await ctx.out.resource(campaign, campaignFields, campaignView);
 }
 
 /** The request body for create/update from the flags that were given (PATCH semantics: absent stays absent). */

@@ -1,9 +1,10 @@
 /** `msgctl campaigns create`: a draft campaign (POST /campaigns). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { choices, examples, nonNegativeNumber, type Act } from '../kit.js';
+import { choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
 
 export type CampaignsCreateOptions = EditFlags & { name: string };
@@ -30,6 +31,7 @@ export function register(campaigns: Command, act: Act): void {
     .option('--interval <seconds>', 'seconds between two messages (service default 1)', nonNegativeNumber)
     .option('--idempotency-key <uuid>', 'make a retried create safe: the service replays the first result for 24 h')
     .action(act((ctx, flags: CampaignsCreateOptions) => run(ctx, flags)));
+  formatOptions(create, FIELDS.campaign);
   examples(create, [
     'msgctl campaigns create --name "Flu shots 2026" --body "Flu shots are in: call us to book." --interval 2',
     'msgctl campaigns create --name Recall --body-file recall.txt --channel sms --from +15555550110 --json',

@@ -1,8 +1,9 @@
 /** `msgctl campaigns list`: oldest first; archived ones only with --archived (GET /campaigns). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { STATUSES } from './common.js';
 
 export interface CampaignsListOptions extends ListFlags {
@@ -18,7 +19,7 @@ export async function run(ctx: Context, opts: CampaignsListOptions): Promise<voi
     { status: opts.status, archived: opts.archived ? 'true' : undefined },
     { limit: listLimit(opts), signal: ctx.signal },
   );
-  await ctx.out.list(rows, campaignColumns, { empty: 'No campaigns found.' });
+  await ctx.out.list(rows, campaignColumns, { empty: 'No campaigns found.', noun: 'campaigns' });
 }
 
 export function register(campaigns: Command, act: Act): void {
@@ -31,5 +32,6 @@ export function register(campaigns: Command, act: Act): void {
     .addOption(allOption('print every campaign, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, flags: CampaignsListOptions) => run(ctx, flags)));
+  formatOptions(list, FIELDS.campaign);
   examples(list, ['msgctl campaigns list --status running', 'msgctl campaigns list --archived --all --json | jq .name']);
 }

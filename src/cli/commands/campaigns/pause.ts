@@ -1,7 +1,8 @@
 /** `msgctl campaigns pause <id>`: after the message in progress (POST /campaigns/{id}/pause). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign, transition } from './common.js';
 
 export interface CampaignsPauseOptions {
@@ -21,5 +22,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Pause a running campaign after the message in progress (POST /campaigns/{id}/pause)')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried pause safe')
     .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  formatOptions(pause, FIELDS.campaign);
   examples(pause, ['msgctl campaigns pause "$ID"']);
 }

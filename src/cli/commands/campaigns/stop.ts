@@ -1,7 +1,8 @@
 /** `msgctl campaigns stop <id>`: for good; asks first on a terminal, --yes otherwise (POST /campaigns/{id}/stop). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign, transition } from './common.js';
 
 export interface CampaignsStopOptions {
@@ -27,5 +28,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried stop safe')
     .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  formatOptions(stop, FIELDS.campaign);
   examples(stop, ['msgctl campaigns stop "$ID"', 'msgctl campaigns stop "$ID" --yes   # in scripts']);
 }

@@ -1,7 +1,8 @@
 /** `msgctl campaigns unarchive <id>`: back into `campaigns list` (PATCH {archived: false}). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { setArchived } from './common.js';
 
 export interface CampaignsUnarchiveOptions {
@@ -17,5 +18,6 @@ export function register(campaigns: Command, act: Act): void {
     .command('unarchive <id>')
     .description('Bring an archived campaign back into `campaigns list`')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  formatOptions(cmd, FIELDS.campaign);
   examples(cmd, ['msgctl campaigns unarchive "$ID"']);
 }

@@ -1,9 +1,10 @@
 /** `msgctl campaigns update <id>` (PATCH /campaigns/{id}). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { choices, examples, nonNegativeNumber, type Act } from '../kit.js';
+import { choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
 
 export interface CampaignsUpdateOptions extends EditFlags {
@@ -29,5 +30,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('--from <phone>', 'new clinic number (draft only)')
     .option('--interval <seconds>', 'new seconds between two messages', nonNegativeNumber)
     .action(act((ctx, id: string, flags: EditFlags) => run(ctx, { ...flags, id })));
+  formatOptions(update, FIELDS.campaign);
   examples(update, ['msgctl campaigns update "$ID" --interval 5', 'msgctl campaigns update "$ID" --body-file corrected.txt   # draft or paused']);
 }

@@ -1,7 +1,8 @@
 /** `msgctl conversations get <id>`: one patient conversation with its unread count. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 
 export interface ConversationsGetOptions {
   id: string;
@@ -17,5 +18,6 @@ export function register(conversations: Command, act: Act): void {
     .command('get <id>')
     .description('Show one patient conversation with its unread count (GET /patient-conversations/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  formatOptions(get, FIELDS.conversation);
   examples(get, ['msgctl conversations get "$CONVERSATION_ID"', 'msgctl conversations get "$CONVERSATION_ID" --json | jq .unread_count']);
 }

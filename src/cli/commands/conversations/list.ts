@@ -1,8 +1,9 @@
 /** `msgctl conversations list`: most recently active first (GET /patient-conversations); logic in src/cli/messages. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ConversationListFlags } from '../../messages/conversation-list.js';
-import { allOption, wideOption, choices, examples, limitOption, type Act } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, type Act, formatOptions } from '../kit.js';
 
 export type ConversationsListOptions = ConversationListFlags;
 
@@ -24,6 +25,7 @@ export function register(conversations: Command, act: Act): void {
     .addOption(allOption('print every conversation, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, flags: ConversationsListOptions) => run(ctx, flags)));
+  formatOptions(list, FIELDS.conversation);
   examples(list, [
     'msgctl conversations list --unread',
     'msgctl conversations list --phone-number "(555) 555-0110" --channel sms --all --json',

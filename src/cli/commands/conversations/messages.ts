@@ -1,7 +1,8 @@
 /** `msgctl conversations messages <conversation-id>`: oldest first (GET /conversations/{id}/messages; OAuth). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsMessagesOptions extends ListFlags {
@@ -9,8 +10,9 @@ export interface ConversationsMessagesOptions extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: ConversationsMessagesOptions): Promise<void> {
-  const { messageColumns, printList } = await import('../../messages/conversation-scoped.js');
-  await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, messageColumns, 'No messages in this conversation.');
+  const { messageColumns, messageTableColumns, printList } = await import('../../messages/conversation-scoped.js');
+  const columns = ctx.out.mode === 'table' ? messageTableColumns : messageColumns;
+  await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, columns, 'No messages in this conversation.', 'messages');
 }
 
 export function register(conversations: Command, act: Act): void {
@@ -22,6 +24,7 @@ export function register(conversations: Command, act: Act): void {
     .addOption(wideOption())
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
     .action(act((ctx, conversationId: string, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+  formatOptions(convMessages, FIELDS.conversationMessage);
   examples(convMessages, [
     'msgctl conversations messages 0b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3',
     'msgctl conversations messages "$CONV" --all --json | jq -r .body',

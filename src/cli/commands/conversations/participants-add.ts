@@ -1,8 +1,9 @@
 /** `msgctl conversations participants add <conversation-id> --user <id>` (POST /conversations/{id}/participants). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Participant } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ParticipantsAddOptions {
@@ -33,5 +34,6 @@ export function register(participants: Command, act: Act): void {
     .action(
       act((ctx, conversationId: string, flags: { user: string; idempotencyKey?: string }) => run(ctx, { ...flags, conversationId })),
     );
+  formatOptions(add, FIELDS.participant);
   examples(add, ['msgctl conversations participants add "$CONV" --user "$USER_ID"']);
 }

@@ -1,7 +1,8 @@
 /** `msgctl conversations participants <conversation-id>`: list them (OAuth); `add` and `remove` hang under it. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsParticipantsOptions extends ListFlags {
@@ -13,8 +14,9 @@ export async function run(ctx: Context, opts: ConversationsParticipantsOptions):
     const { UsageError } = await import('../../errors.js');
     throw new UsageError('Give a conversation id: msgctl conversations participants <conversation-id>.');
   }
-  const { participantColumns, printList } = await import('../../messages/conversation-scoped.js');
-  await printList(ctx, `/conversations/${opts.conversationId}/participants`, opts, participantColumns, 'No participants.');
+  const { participantColumns, participantTableColumns, printList } = await import('../../messages/conversation-scoped.js');
+  const columns = ctx.out.mode === 'table' ? participantTableColumns : participantColumns;
+  await printList(ctx, `/conversations/${opts.conversationId}/participants`, opts, columns, 'No participants.', 'participants');
 }
 
 /** Returns the `participants` command, which `add` and `remove` hang under. */
@@ -27,6 +29,7 @@ export function register(conversations: Command, act: Act): Command {
     .addOption(allOption('print every participant, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+  formatOptions(participants, FIELDS.participant);
   examples(participants, [
     'msgctl conversations participants "$CONV"',
     'msgctl conversations participants add "$CONV" --user "$USER_ID"',

@@ -18,7 +18,7 @@ export interface WebhookEndpoint {
 }
 
 export const endpointColumns: Column<WebhookEndpoint>[] = [
-  { header: 'id', value: (e) => e.id },
+  { header: 'id', value: (e) => e.id, id: true },
   { header: 'url', value: (e) => e.url },
   { header: 'events', value: (e) => (e.events ? e.events.join(',') : 'all') },
   { header: 'created_at', value: (e) => e.created_at, time: true, drop: 1 },

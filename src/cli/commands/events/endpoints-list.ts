@@ -1,14 +1,15 @@
 /** `msgctl events endpoints list` (GET /webhook-endpoints). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { endpointColumns, type WebhookEndpoint } from './common.js';
 
 export type EndpointsListOptions = Record<string, never>;
 
 export async function run(ctx: Context, _opts: EndpointsListOptions = {}): Promise<void> {
   const rows = (await ctx.client()).paginate<WebhookEndpoint>('/webhook-endpoints', {}, { signal: ctx.signal });
-  await ctx.out.list(rows, endpointColumns, { empty: 'No webhook endpoints.' });
+  await ctx.out.list(rows, endpointColumns, { empty: 'No webhook endpoints.', noun: 'endpoints' });
 }
 
 export function register(endpoints: Command, act: Act): void {
@@ -16,5 +17,6 @@ export function register(endpoints: Command, act: Act): void {
     .command('list')
     .description('List your webhook endpoints (GET /webhook-endpoints)')
     .action(act((ctx) => run(ctx)));
+  formatOptions(list, FIELDS.webhookEndpoint);
   examples(list, ['msgctl events endpoints list', 'msgctl events endpoints list --json | jq -r .url']);
 }

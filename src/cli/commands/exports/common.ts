@@ -7,7 +7,7 @@ export const exportFields: Column<Export & { format?: string }>[] = [
   { header: 'status', value: (e) => e.status },
   { header: 'conversation_id', value: (e) => e.conversation_id },
   { header: 'format', value: (e) => e.format },
-  { header: 'created_at', value: (e) => e.created_at },
-  { header: 'download_url', value: (e) => e.download_url },
-  { header: 'expires_at', value: (e) => e.expires_at },
+  { header: 'created_at', value: (e) => e.created_at, time: true, label: 'created' },
+  { header: 'download_url', value: (e) => e.download_url, label: 'download URL' },
+  { header: 'expires_at', value: (e) => e.expires_at, time: true, label: 'expires' },
 ];

@@ -1,8 +1,9 @@
 /** `msgctl exports create <conversation-id>` (POST /conversations/{id}/exports); --wait until it is ready. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Export } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { choices, examples, type Act } from '../kit.js';
+import { choices, examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 
@@ -23,7 +24,7 @@ export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<voi
   );
   if (opts.wait) {
     const { waitForExport } = await import('../../exports/follow.js');
-    current = await waitForExport(client, current.id, ctx.signal, current);
+    current = await waitForExport(client, current.id, ctx.signal, current, ctx.out);
   }
   await ctx.out.resource(current, exportFields);
   if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${current.id} --wait`);
@@ -40,6 +41,7 @@ export function register(exportsCmd: Command, act: Act): void {
     .action(
       act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => run(ctx, { ...flags, conversationId })),
     );
+  formatOptions(create, FIELDS.export);
   examples(create, [
     'msgctl exports create "$CONV" --wait',
     'msgctl exports create "$CONV" --format csv --wait --json | jq -r .id',

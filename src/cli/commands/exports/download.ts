@@ -6,7 +6,6 @@ import { uuidArg } from '../uuid-arg.js';
 
 export interface ExportsDownloadOptions {
   exportId: string;
-  output?: string;
   wait?: boolean;
   /** CSV: keep cells that a spreadsheet would run as formulas. */
   keepFormulas?: boolean;
@@ -22,7 +21,6 @@ export function register(exportsCmd: Command, act: Act): void {
     .command('download')
     .description('Download a ready export\'s file to stdout or -o FILE (fetches a fresh download_url)')
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
-    .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--wait', 'wait for a running export to be ready first')
     .option('--keep-formulas', 'CSV: keep cells starting with = + - @ as they are (by default they get a leading \' so spreadsheets show them as text)')
     .action(act((ctx, exportId: string, flags: Omit<ExportsDownloadOptions, 'exportId'>) => run(ctx, { ...flags, exportId })));

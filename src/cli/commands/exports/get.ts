@@ -1,8 +1,9 @@
 /** `msgctl exports get <export-id>` (GET /exports/{id}); once ready it has a download_url valid for 5 minutes. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Export } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 
@@ -16,7 +17,7 @@ export async function run(ctx: Context, opts: ExportsGetOptions): Promise<void> 
   let current: Export;
   if (opts.wait) {
     const { waitForExport } = await import('../../exports/follow.js');
-    current = await waitForExport(client, opts.exportId, ctx.signal);
+    current = await waitForExport(client, opts.exportId, ctx.signal, undefined, ctx.out);
   } else {
     current = await client.get<Export>(`/exports/${opts.exportId}`, undefined, ctx.signal);
   }
@@ -30,5 +31,6 @@ export function register(exportsCmd: Command, act: Act): void {
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
     .option('--wait', 'wait until the export is no longer running')
     .action(act((ctx, exportId: string, flags: { wait?: boolean }) => run(ctx, { ...flags, exportId })));
+  formatOptions(get, FIELDS.export);
   examples(get, ['msgctl exports get "$ID"', 'msgctl exports get "$ID" --wait --json | jq -r .download_url']);
 }

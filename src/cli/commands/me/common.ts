@@ -5,8 +5,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
 export const MESSAGE_COLUMNS: Column<Message>[] = [
-  { header: 'id', value: (m) => m.id, drop: 1, fixed: true },
-  { header: 'created_at', value: (m) => m.created_at, time: true },
+  { header: 'id', value: (m) => m.id, id: true },
+  { header: 'created_at', value: (m) => m.created_at, time: true, label: 'sent' },
   { header: 'conversation', value: (m) => m.conversation.title },
   { header: 'from', value: (m) => (m.sent_via ? `${m.sender.name} via ${m.sent_via}` : m.sender.name) },
   { header: 'body', value: (m) => m.body, flex: true },

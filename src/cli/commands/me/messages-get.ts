@@ -1,8 +1,9 @@
 /** `msgctl me messages get <id>`: one message from your conversations (GET /me/messages/{id}). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { MESSAGE_COLUMNS } from './common.js';
 
 export interface MeMessagesGetOptions {
@@ -11,7 +12,8 @@ export interface MeMessagesGetOptions {
 
 export async function run(ctx: Context, opts: MeMessagesGetOptions): Promise<void> {
   const message = await (await ctx.client()).get<Message>(`/me/messages/${encodeURIComponent(opts.id)}`, undefined, ctx.signal);
-  await ctx.out.resource(message, MESSAGE_COLUMNS);
+  const { messageView } = await import('../../messages/message-columns.js');
+  await ctx.out.resource(message, MESSAGE_COLUMNS, messageView);
 }
 
 export function register(messages: Command, act: Act): void {
@@ -19,5 +21,6 @@ export function register(messages: Command, act: Act): void {
     .command('get <id>')
     .description('One message from your conversations (GET /me/messages/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  formatOptions(get, FIELDS.message);
   examples(get, ['msgctl me messages get 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10']);
 }

@@ -1,9 +1,10 @@
 /** `msgctl me messages`: your conversations and team chats, oldest first (GET /me/messages); marks nothing read. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { AFTER_RE, MESSAGE_COLUMNS } from './common.js';
 
 export interface MeMessagesOptions extends ListFlags {
@@ -17,7 +18,8 @@ export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> 
   }
   const client = await ctx.client();
   const rows = client.paginate<Message>('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal });
-  await ctx.out.list(rows, MESSAGE_COLUMNS, { empty: 'No messages.' });
+  const { messageColumns } = await import('../../messages/message-columns.js');
+  await ctx.out.list(rows, messageColumns(ctx.out.mode, MESSAGE_COLUMNS), { empty: 'No messages.', noun: 'messages' });
 }
 
 /** Returns the `me messages` command, which `me messages get` hangs under. */
@@ -31,6 +33,7 @@ export function register(me: Command, act: Act): Command {
     .addOption(allOption('print every message (all pages)'))
     .addOption(wideOption())
     .action(act((ctx, flags: MeMessagesOptions) => run(ctx, flags)));
+  formatOptions(messages, FIELDS.message);
   examples(messages, [
     'msgctl me messages --after 2026-11-01',
     'msgctl me messages --group-by conversation --all --json | jq -r .body',

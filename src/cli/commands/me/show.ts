@@ -1,8 +1,9 @@
 /** `msgctl me`: who the OAuth login is (GET /me). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Profile } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 
 export type MeShowOptions = Record<string, never>;
 
@@ -26,6 +27,7 @@ export function register(program: Command, act: Act): Command {
     .command('me')
     .description('Who the OAuth login is (GET /me): admin, organization, app, scopes, expiry. OAuth only')
     .action(act((ctx) => run(ctx)));
+  formatOptions(me, FIELDS.profile);
   examples(me, ['msgctl login && msgctl me', 'msgctl me --json | jq -r .expires_at']);
   return me;
 }

@@ -1,8 +1,9 @@
 /** `msgctl messages list`: across patient conversations, newest first (GET /patient-messages); logic in src/cli/messages. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { MessageListFlags } from '../../messages/message-list.js';
-import { allOption, wideOption, choices, examples, limitOption, nonNegativeNumber, type Act } from '../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 
 export type MessagesListOptions = MessageListFlags;
 
@@ -31,6 +32,7 @@ export function register(messages: Command, act: Act): void {
     .option('--interval <seconds>', 'with --follow: how often to ask for new messages', nonNegativeNumber, 2)
     // -q/--query is `q` in the API and in the options.
     .action(act((ctx, flags: Omit<MessageListFlags, 'q'> & { query?: string }) => run(ctx, { ...flags, q: flags.query })));
+  formatOptions(list, FIELDS.message);
   examples(list, [
     'msgctl messages list --after today',
     'msgctl messages list --after 7d -q "from:patient is:unread"',

@@ -1,8 +1,9 @@
 /** `msgctl messages react <message-id> <emoji>` (POST /messages/{id}/reactions), or --remove to take it back. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Reaction } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface MessagesReactOptions {
@@ -38,5 +39,6 @@ export function register(messages: Command, act: Act): void {
         run(ctx, { ...flags, messageId, emoji }),
       ),
     );
+  formatOptions(react, FIELDS.reaction);
   examples(react, ['msgctl messages react "$MSG" 👍', 'msgctl messages react "$MSG" 👍 --remove']);
 }

@@ -1,7 +1,8 @@
 /** `msgctl messages replies <message-id>`: oldest first (GET /messages/{id}/replies; OAuth). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface MessagesRepliesOptions extends ListFlags {
@@ -9,8 +10,9 @@ export interface MessagesRepliesOptions extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: MessagesRepliesOptions): Promise<void> {
-  const { messageColumns, printList } = await import('../../messages/conversation-scoped.js');
-  await printList(ctx, `/messages/${opts.messageId}/replies`, opts, messageColumns, 'No replies.');
+  const { messageColumns, messageTableColumns, printList } = await import('../../messages/conversation-scoped.js');
+  const columns = ctx.out.mode === 'table' ? messageTableColumns : messageColumns;
+  await printList(ctx, `/messages/${opts.messageId}/replies`, opts, columns, 'No replies.', 'replies');
 }
 
 export function register(messages: Command, act: Act): void {
@@ -22,5 +24,6 @@ export function register(messages: Command, act: Act): void {
     .addOption(wideOption())
     .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
     .action(act((ctx, messageId: string, flags: ListFlags) => run(ctx, { ...flags, messageId })));
+  formatOptions(replies, FIELDS.conversationMessage);
   examples(replies, ['msgctl messages replies "$MSG"', 'msgctl messages replies "$MSG" --all --json | jq -r .body']);
 }

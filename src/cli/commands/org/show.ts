@@ -1,8 +1,9 @@
 /** `msgctl org`: the organization the credential belongs to (GET /organization). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Organization } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 
 export type OrgShowOptions = Record<string, never>;
 
@@ -19,5 +20,6 @@ export function registerOrg(program: Command, act: Act): void {
     .command('org')
     .description('Show the organization the credential belongs to (GET /organization)')
     .action(act((ctx) => run(ctx)));
+  formatOptions(org, FIELDS.organization);
   examples(org, ['msgctl org', 'msgctl org --json | jq -r .name']);
 }

@@ -4,21 +4,22 @@ import type { Column } from '../../output/output.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
+// Piped, every column in this order (scripts cut them); on a terminal the id stays whole and goes last.
 export const patientColumns: Column<Patient>[] = [
-  { header: 'id', value: (p) => p.id, fixed: true },
+  { header: 'id', value: (p) => p.id, id: true },
   { header: 'name', value: (p) => `${p.first_name} ${p.last_name}` },
-  { header: 'dob', value: (p) => p.date_of_birth, drop: 2 },
-  { header: 'phone', value: (p) => p.phone },
+  { header: 'dob', value: (p) => p.date_of_birth, drop: 2, label: 'date of birth' },
+  { header: 'phone', value: (p) => p.phone, drop: 0 },
   { header: 'email', value: (p) => p.email, drop: 3 },
-  { header: 'mrn', value: (p) => p.mrn, drop: 1 },
-  { header: 'sms_opted_out', value: (p) => p.sms_opted_out, drop: 4 },
+  { header: 'mrn', value: (p) => p.mrn, drop: 1, label: 'MRN' },
+  { header: 'sms_opted_out', value: (p) => p.sms_opted_out, drop: 4, label: 'SMS opted out' },
 ];
 
 export const patientFields: Column<Patient>[] = [
   ...patientColumns,
-  { header: 'conversation_count', value: (p) => p.conversation_count },
-  { header: 'created_at', value: (p) => p.created_at },
-  { header: 'matched_by', value: (p) => p.matched_by },
+  { header: 'conversation_count', value: (p) => p.conversation_count, label: 'conversations' },
+  { header: 'created_at', value: (p) => p.created_at, time: true, label: 'created' },
+  { header: 'matched_by', value: (p) => p.matched_by, label: 'matched by' },
 ];
 
 export interface PatientFlags {

@@ -1,9 +1,10 @@
 /** `msgctl patients create`: create a patient, or find the existing one (POST /patients). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, type PatientFlags } from './common.js';
 
 export interface PatientsCreateOptions extends PatientFlags {
@@ -34,6 +35,7 @@ export function register(patients: Command, act: Act): void {
     .option('--region <code>', 'region for phone numbers without a country code')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried create safe')
     .action(act((ctx, flags: PatientsCreateOptions) => run(ctx, flags)));
+  formatOptions(create, FIELDS.patient);
   examples(create, [
     'msgctl patients create --first-name Ada --last-name Lovelace --phone "(555) 555-0142" --mrn A-1001',
     'msgctl patients create --first-name Bo --last-name Chen --email bo@example.com --dob 1984-02-29',

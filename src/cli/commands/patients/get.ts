@@ -1,8 +1,9 @@
 /** `msgctl patients get <id>` (GET /patients/{id}). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientPath } from './common.js';
 
 export interface PatientsGetOptions {
@@ -19,5 +20,6 @@ export function register(patients: Command, act: Act): void {
     .command('get <id>')
     .description('Show one patient (GET /patients/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  formatOptions(get, FIELDS.patient);
   examples(get, ['msgctl patients get 3f0c2a4e-…', 'msgctl patients get "$ID" --json | jq .phone']);
 }

@@ -1,9 +1,10 @@
 /** `msgctl patients list`: find patients by phone or MRN (GET /patients). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { patientColumns, requireText } from './common.js';
 
 export interface PatientsListOptions extends ListFlags {
@@ -23,7 +24,7 @@ export async function run(ctx: Context, opts: PatientsListOptions): Promise<void
   }
   const client = await ctx.client();
   const rows = client.paginate<Patient>('/patients', query, { limit: listLimit(opts), signal: ctx.signal });
-  await ctx.out.list(rows, patientColumns, { empty: 'No patients found.' });
+  await ctx.out.list(rows, patientColumns, { empty: 'No patients found.', noun: 'patients' });
 }
 
 export function register(patients: Command, act: Act): void {
@@ -37,5 +38,6 @@ export function register(patients: Command, act: Act): void {
     .addOption(allOption('print every patient, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, flags: PatientsListOptions) => run(ctx, flags)));
+  formatOptions(list, FIELDS.patient);
   examples(list, ['msgctl patients list --mrn A-1001', 'msgctl patients list --all --json > patients.jsonl']);
 }

@@ -1,9 +1,10 @@
 /** `msgctl patients update <id>`: change only the given fields (PATCH /patients/{id}). */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Act } from '../kit.js';
+import { examples, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, patientPath, type PatientFlags } from './common.js';
 
 export interface PatientsUpdateOptions extends PatientFlags {
@@ -34,5 +35,6 @@ export function register(patients: Command, act: Act): void {
     .option('--clear-mrn', 'remove the MRN')
     .option('--region <code>', 'region for phone numbers without a country code')
     .action(act((ctx, id: string, flags: PatientFlags) => run(ctx, { ...flags, id })));
+  formatOptions(update, FIELDS.patient);
   examples(update, ['msgctl patients update "$ID" --phone "+1 555 555 0199"', 'msgctl patients update "$ID" --clear-email']);
 }

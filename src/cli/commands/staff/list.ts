@@ -1,7 +1,8 @@
 /** `msgctl staff list`: the organization's staff directory (GET /staff; OAuth), e.g. to pick a participant. */
+import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags } from '../kit.js';
+import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 
 interface StaffMember {
   id: string;
@@ -18,12 +19,12 @@ export async function run(ctx: Context, opts: StaffListOptions): Promise<void> {
   await ctx.out.list(
     rows,
     [
-      { header: 'id', value: (u) => u.id, drop: 1 },
+      { header: 'id', value: (u) => u.id, id: true },
       { header: 'name', value: (u) => u.name },
-      { header: 'role', value: (u) => u.role },
-      { header: 'email', value: (u) => u.email },
+      { header: 'role', value: (u) => u.role, drop: 2 },
+      { header: 'email', value: (u) => u.email, drop: 1 },
     ],
-    { empty: 'No staff.' },
+    { empty: 'No staff.', noun: 'people' },
   );
 }
 
@@ -35,5 +36,6 @@ export function register(staff: Command, act: Act): void {
     .addOption(allOption('print everyone, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, flags: StaffListOptions) => run(ctx, flags)));
+  formatOptions(list, FIELDS.staff);
   examples(list, ['msgctl staff list', 'msgctl staff list --json | jq -r "select(.role == \\"admin\\") | .id"']);
 }

@@ -1,9 +1,10 @@
 /** `msgctl campaigns recipients list <id>`: in send order, with status (GET /campaigns/{id}/recipients). */
+import { FIELDS } from '../../../../contract/api.js';
 import type { Command } from 'commander';
-import type { CampaignRecipient } from '../../../../contract/api.js';
+import type { Campaign, CampaignRecipient } from '../../../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
 import type { Context } from '../../../context.js';
-import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
+import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../../kit.js';
 
 export interface RecipientsListOptions extends ListFlags {
   id: string;
@@ -18,7 +19,9 @@ export async function run(ctx: Context, opts: RecipientsListOptions): Promise<vo
   const path = campaignPath(opts.id, '/recipients');
   const client = await ctx.client();
   const rows = client.paginate<CampaignRecipient>(path, { status: opts.status }, { limit: listLimit(opts), signal: ctx.signal });
-  await ctx.out.list(rows, recipientColumns, { empty: 'No recipients found.' });
+  // The campaign's counts say how many recipients there are in all (only asked when the list was cut).
+  const total = async () => (opts.status ? undefined : (await client.get<Campaign>(campaignPath(opts.id), undefined, ctx.signal)).counts.recipients);
+  await ctx.out.list(rows, recipientColumns, { empty: 'No recipients found.', noun: 'recipients', total });
 }
 
 export function register(recipients: Command, act: Act): void {
@@ -30,6 +33,7 @@ export function register(recipients: Command, act: Act): void {
     .addOption(allOption('print every recipient, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
+  formatOptions(list, FIELDS.recipient);
   examples(list, [
     'msgctl campaigns recipients list "$ID" --all',
     'msgctl campaigns recipients list "$ID" --status skipped --all --json | jq -r .error.code',

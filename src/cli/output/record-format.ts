@@ -1,0 +1,76 @@
+/**
+ * What `--json FIELDS`, `--jq` and `--template` make of each record printed
+ * in JSON mode (json-fields.ts, jq.ts, template.ts), prepared once before the
+ * command sends anything. Output destined for a terminal has its control
+ * characters shown as escapes (terminal-text.ts), as every text from data.
+ */
+import { CliError } from '../errors.js';
+import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
+import { checkFields, parseJsonFields, pickFields } from './json-fields.js';
+import type { JqFilter } from './jq.js';
+import type { RenderRecord } from './template.js';
+
+export interface RecordFormat {
+  /** True when raw JSON Lines can be handed over as text (jq without field selection): nothing is parsed. */
+  readonly takesJsonText: boolean;
+  /** Text for stdout for these records. */
+  format(records: unknown[]): string;
+  /** Text for stdout for these JSON Lines (only when takesJsonText). */
+  formatJsonText(lines: string): string;
+  /** After the last record: jq errors (already shown on stderr) end the command with 1. */
+  finish(): void;
+}
+
+export async function prepareRecordFormat(
+  flags: { jsonFields?: string; jq?: string; template?: string },
+  known: readonly string[] | undefined,
+  terminal: boolean,
+  /** Where jq's own error messages go (stderr). */
+  onJqError: (message: string) => void,
+): Promise<RecordFormat> {
+  if (flags.jq !== undefined && flags.template !== undefined) {
+    const { UsageError } = await import('../errors.js');
+    throw new UsageError('--jq and --template both shape the output: give one of them.');
+  }
+  const fields = flags.jsonFields === undefined ? undefined : parseJsonFields(flags.jsonFields, known);
+  const jq: JqFilter | undefined = flags.jq === undefined ? undefined : await (await import('./jq.js')).compileJq(flags.jq);
+  const template: RenderRecord | undefined =
+    flags.template === undefined ? undefined : (await import('./template.js')).compileTemplate(flags.template, fields ?? known);
+  const forPerson = (text: string) => (terminal ? terminalSafe(text, { keepLines: true }) : text);
+  let jqFailed = false;
+  let checked = known !== undefined;
+
+  const pick = (records: unknown[]) => {
+    if (!fields) return records;
+    if (!checked && records.length) {
+      // No field list known in advance (msgctl api): the first record's fields are the ones there are.
+      const first = records[0];
+      if (first && typeof first === 'object' && !Array.isArray(first)) checkFields(fields, Object.keys(first));
+      checked = true;
+    }
+    return records.map((r) => pickFields(r, fields!));
+  };
+  const runJq = (text: string) => {
+    const { stdout, errors } = jq!.run(text);
+    if (errors) {
+      jqFailed = true;
+      onJqError(errors);
+    }
+    return forPerson(stdout && !stdout.endsWith('\n') ? stdout + '\n' : stdout);
+  };
+  return {
+    takesJsonText: jq !== undefined && fields === undefined,
+    format(records) {
+      const picked = pick(records);
+      if (jq) return runJq(picked.map((r) => stringifyWellFormed(r)).join('\n'));
+      if (template) return forPerson(picked.map(template).join(''));
+      return picked.map((r) => stringifyWellFormed(r) + '\n').join('');
+    },
+    formatJsonText(lines) {
+      return runJq(lines);
+    },
+    finish() {
+      if (jqFailed) throw new CliError('jq stopped on an error (above); the output is incomplete.');
+    },
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * The operator's screen (issue 28), in-process against the sandbox: lists
+ * say when they were cut, --json FIELDS / --jq / --template as gh has them
+ * (checked before anything is sent), record views as label: value lines that
+ * fit 80x24, one labelled time zone, colour by the conventions, and -o FILE.
+ */
+import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+
+const sandbox = useSandbox({ recordRequests: true });
+const env = () => sandboxEnv(sandbox.current);
+/** A terminal where colour is left to the conventions under test (the test env sets NO_COLOR). */
+const colourEnv = (extra: Record<string, string | undefined> = {}): Record<string, string | undefined> => ({ ...env(), NO_COLOR: undefined, TERM: 'xterm-256color', ...extra });
+let campaignId = '';
+
+beforeAll(async () => {
+  for (let i = 0; i < 3; i++) {
+    const r = await msgctl(['patients', 'create', '--first-name', i === 0 ? 'Zoë' : `Pat${i}`, '--last-name', 'Screen', '--phone', `+1555555028${i}`], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+  }
+  const c = await msgctl(['campaigns', 'create', '--name', 'Flu shots 2026', '--body', 'Hi, flu shots are available at Riverside this month. Reply to book.', '--interval', '2', '--json'], { env: env() });
+  expect(c.exitCode, c.stderr).toBe(0);
+  campaignId = JSON.parse(c.stdout).id;
+  const patients = jsonLines((await msgctl(['patients', 'list', '--json'], { env: env() })).stdout);
+  const add = await msgctl(['campaigns', 'recipients', 'add', campaignId, ...patients.slice(0, 3).flatMap((p) => ['--patient', p.id])], { env: env() });
+  expect(add.exitCode, add.stderr).toBe(0);
+});
+
+describe('a list cut at --limit says so, on a terminal only', () => {
+  it('names --limit and --all on stderr; piped and --json output say nothing', async () => {
+    const tty = await msgctl(['patients', 'list', '--limit', '2'], { env: env(), tty: true, columns: 120 });
+    expect(tty.exitCode).toBe(0);
+    expect(tty.stderr).toContain('Showing the first 2 patients; there are more. See more with --limit N, or all with --all.');
+    expect(tty.stdout).not.toContain('Showing');
+    const all = await msgctl(['patients', 'list', '--limit', '100'], { env: env(), tty: true, columns: 120 });
+    expect(all.stderr).not.toContain('Showing');
+    const piped = await msgctl(['patients', 'list', '--limit', '2'], { env: env() });
+    expect(piped.stderr).toBe('');
+    const json = await msgctl(['patients', 'list', '--limit', '2', '--json'], { env: env() });
+    expect(json.stderr).toBe('');
+    expect(jsonLines(json.stdout)).toHaveLength(2);
+  });
+
+  it('gives the count where the service has one (a campaign\'s recipients)', async () => {
+    const r = await msgctl(['campaigns', 'recipients', 'list', campaignId, '--limit', '1'], { env: env(), tty: true, columns: 120 });
+    expect(r.stderr).toContain('Showing 1 of 3 recipients. See more with --limit N, or all with --all.');
+  });
+
+  it('says nothing more than "no patients" for a list of 0 rows', async () => {
+    const r = await msgctl(['patients', 'list', '--mrn', 'NOBODY-0'], { env: env(), tty: true, columns: 80 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('No patients found.\n');
+  });
+});
+
+describe('--json FIELDS, --jq and --template', () => {
+  it('--json alone keeps JSON Lines; --json id,first_name prints only those keys, in that order', async () => {
+    const whole = jsonLines((await msgctl(['patients', 'list', '--limit', '1', '--json'], { env: env() })).stdout);
+    expect(Object.keys(whole[0])).toContain('phone');
+    const r = await msgctl(['patients', 'list', '--limit', '2', '--json', 'first_name,id'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const line of jsonLines(r.stdout)) expect(Object.keys(line)).toEqual(['first_name', 'id']);
+    // Before the command word, --json takes no value: the word is the command.
+    const before = await msgctl(['--json', 'patients', 'list', '--limit', '1'], { env: env() });
+    expect(Object.keys(jsonLines(before.stdout)[0])).toContain('phone');
+  });
+
+  it('an unknown field is exit 2 naming the available ones, and nothing is sent', async () => {
+    const before = sandbox.current.testing.requests().length;
+    const r = await msgctl(['patients', 'list', '--json', 'id,nmae'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unknown field \\"nmae\\"');
+    expect(r.stderr).toContain('first_name, last_name');
+    expect(sandbox.current.testing.requests().length).toBe(before);
+  });
+
+  it('--jq runs jq itself on each record; strings print raw', async () => {
+    const r = await msgctl(['patients', 'list', '--all', '--jq', 'select(.first_name == "Zoë") | .first_name + " " + .last_name'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Zoë Screen\n');
+    const obj = await msgctl(['org', '--jq', '{n: .name}'], { env: env() });
+    expect(obj.stdout).toBe('{"n":"Riverside Family Clinic"}\n');
+    const api = await msgctl(['api', 'GET', '/organization', '--jq', '.name'], { env: env() });
+    expect(api.stdout).toBe('Riverside Family Clinic\n');
+  });
+
+  it('an invalid jq program is exit 2 with jq\'s own message, and nothing is sent', async () => {
+    const before = sandbox.current.testing.requests().length;
+    const r = await msgctl(['patients', 'list', '--jq', '.first_name |'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/jq: error: syntax error/);
+    expect(r.stderr).toMatch(/jq: 1 compile error/);
+    expect(sandbox.current.testing.requests().length).toBe(before);
+  });
+
+  it('--template prints each record through Mustache; a broken template or unknown field is exit 2', async () => {
+    const r = await msgctl(['patients', 'list', '--limit', '3', '--template', '{{first_name}}\\t{{#phone}}{{phone}}{{/phone}}'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).every((l) => /^\S+\t\+1\d{10}$/.test(l))).toBe(true);
+    const broken = await msgctl(['patients', 'list', '--template', '{{#phone}}no end'], { env: env() });
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stderr).toMatch(/--template: Unclosed section "phone"/);
+    const unknown = await msgctl(['patients', 'get', '00000000-0000-4000-8000-000000000000', '--template', '{{frist_name}}'], { env: env() });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('unknown field "frist_name"');
+  });
+
+  it('are offered on every list and get, and msgctl api', async () => {
+    for (const args of [['patients', 'list'], ['patients', 'get'], ['messages', 'list'], ['messages', 'get'], ['conversations', 'list'], ['campaigns', 'get'], ['campaigns', 'recipients', 'list'], ['me', 'messages'], ['staff', 'list'], ['org'], ['api']]) {
+      const help = await msgctl([...args, '--help'], { env: env() });
+      expect(help.stdout, args.join(' ')).toContain('--jq <expression>');
+      expect(help.stdout, args.join(' ')).toContain('--template <text>');
+      expect(help.stdout, args.join(' ')).toContain('--json [fields]');
+    }
+  });
+});
+
+describe('record views', () => {
+  it.each(['campaigns get', 'campaigns create'])('%s: label: value lines that fit 80x24, no box, no empty fields, no cut label', async (which) => {
+    const args = which === 'campaigns get' ? ['campaigns', 'get', campaignId] : ['campaigns', 'create', '--name', 'Recall', '--body', 'Please call us to book your annual check-up.'];
+    const r = await msgctl(args, { env: env(), tty: true, columns: 80 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(20);
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80);
+    expect(r.stdout).not.toMatch(/[│┌┐└┘├┤─…]/);
+    expect(r.stdout).toMatch(/^interval: +2s between messages$|^interval: +\d+s between messages$/m);
+    expect(r.stdout).toMatch(/^recipients: +\d+: \d+ pending, \d+ sent, \d+ delivered, \d+ failed, \d+ skipped$/m);
+    expect(r.stdout).not.toMatch(/^started:/m); // a draft has not started: left out
+    const wide = await msgctl(['campaigns', 'get', campaignId, '--wide'], { env: env(), tty: true, columns: 80 });
+    expect(wide.stdout).toMatch(/^started:/m);
+  });
+
+  it('messages get reads as lines, a body whole and wrapped, with the time in the labelled zone', async () => {
+    const sent = await msgctl(['send', '--to', '+15555550280', 'Your results are ready. '.repeat(8).trim(), '--json'], { env: env() });
+    const id = JSON.parse(sent.stdout).message.id;
+    const r = await msgctl(['messages', 'get', id], { env: { ...env(), MSGCTL_TIME_ZONE: 'Europe/Berlin' }, tty: true, columns: 80 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^sent: +\d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST|GMT\+1|GMT\+2) \((just now|\d+[mh] ago)\)$/m);
+    expect(r.stdout).toMatch(/^body: +Your results are ready\./m);
+    expect(r.stdout.split('\n').length).toBeLessThanOrEqual(24);
+    const boxChars = [...r.stdout].filter((c) => '│┌┐└┘├┤─'.includes(c)).length;
+    expect(boxChars).toBe(0);
+  });
+
+  it('--plain prints list rows as label: value blocks (screen readers), without colour', async () => {
+    const r = await msgctl(['patients', 'list', '--limit', '2', '--plain'], { env: colourEnv(), tty: true, columns: 120 });
+    expect(r.stdout).toMatch(/^id: +[0-9a-f-]{36}\nname: +\S/m);
+    expect(r.stdout).not.toContain('\x1b');
+  });
+});
+
+describe('one time zone', () => {
+  it('time_zone organization without a zone from the service says so and shows UTC, labelled', async () => {
+    const r = await msgctl(['campaigns', 'get', campaignId], { env: { ...env(), MSGCTL_TIME_ZONE: 'organization' }, tty: true, columns: 100 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('did not say the organization\'s time zone');
+    expect(r.stdout).toMatch(/^created: +\S+ \d{2}:\d{2} UTC/m);
+  });
+
+  it('an unknown zone name is a warning, not a failure', async () => {
+    const r = await msgctl(['campaigns', 'get', campaignId], { env: { ...env(), MSGCTL_TIME_ZONE: 'Mars/Olympus' }, tty: true, columns: 100 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('"Mars/Olympus" is not a time zone');
+  });
+
+  it('--after says whose midnight a date means', async () => {
+    const help = await msgctl(['messages', 'list', '--help'], { env: env() });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain("YYYY-MM-DD (midnight in the organization's time zone)");
+  });
+});
+
+describe('colour by the conventions', () => {
+  const coloured = (text: string) => /\x1b\[[0-9;]*m/.test(text);
+  const args = ['patients', 'list', '--limit', '2'];
+
+  it('a terminal gets colour; NO_COLOR, CLICOLOR=0, FORCE_COLOR=0 and TERM=dumb take it away', async () => {
+    expect(coloured((await msgctl(args, { env: colourEnv(), tty: true, columns: 120 })).stdout)).toBe(true);
+    for (const off of [{ NO_COLOR: '1' }, { CLICOLOR: '0' }, { FORCE_COLOR: '0' }, { TERM: 'dumb' }]) {
+      const r = await msgctl(args, { env: colourEnv(off), tty: true, columns: 120 });
+      expect(coloured(r.stdout + r.stderr), JSON.stringify(off)).toBe(false);
+    }
+  });
+
+  it('CLICOLOR_FORCE, FORCE_COLOR=1 and --color always force it, even over NO_COLOR; --color never and --no-color refuse it', async () => {
+    for (const on of [{ CLICOLOR_FORCE: '1', NO_COLOR: '1' }, { FORCE_COLOR: '1', TERM: 'dumb' }]) {
+      const r = await msgctl(args, { env: colourEnv(on), tty: true, columns: 120 });
+      expect(coloured(r.stdout), JSON.stringify(on)).toBe(true);
+    }
+    expect(coloured((await msgctl([...args, '--color', 'always'], { env: colourEnv({ NO_COLOR: '1' }), tty: true, columns: 120 })).stdout)).toBe(true);
+    expect(coloured((await msgctl([...args, '--color', 'never'], { env: colourEnv({ CLICOLOR_FORCE: '1' }), tty: true, columns: 120 })).stdout)).toBe(false);
+    expect(coloured((await msgctl([...args, '--no-color'], { env: colourEnv(), tty: true, columns: 120 })).stdout)).toBe(false);
+    const bad = await msgctl([...args, '--color', 'sometimes'], { env: env() });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('the profile\'s color setting applies below the flags and the environment', async () => {
+    const e = colourEnv();
+    const dir = e.XDG_CONFIG_HOME!;
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'msgctl'), { recursive: true });
+    writeFileSync(join(dir, 'msgctl', 'config.json'), JSON.stringify({ default_profile: 'default', profiles: { default: { color: 'never' } } }));
+    expect(coloured((await msgctl(args, { env: e, tty: true, columns: 120 })).stdout)).toBe(false);
+    expect(coloured((await msgctl([...args, '--color', 'always'], { env: e, tty: true, columns: 120 })).stdout)).toBe(true);
+  });
+});
+
+describe('-o FILE', () => {
+  it('writes UTF-8 bytes straight to the file, and replaces it only when the command succeeds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-out-'));
+    const file = join(dir, 'patients.jsonl');
+    const r = await msgctl(['patients', 'list', '--all', '--json', 'first_name', '-o', file], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const bytes = readFileSync(file);
+    expect(bytes.includes(Buffer.from('"Zo\u00eb"', 'utf8'))).toBe(true);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+    // A failing command leaves the file as it was.
+    const failed = await msgctl(['patients', 'get', '00000000-0000-4000-8000-000000000000', '--output', file], { env: env() });
+    expect(failed.exitCode).toBe(4);
+    expect(readFileSync(file)).toEqual(bytes);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+  });
+
+  it('a folder that cannot be written is exit 2 before anything is sent', async () => {
+    const before = sandbox.current.testing.requests().length;
+    const r = await msgctl(['patients', 'list', '-o', '/nonexistent-dir/x.tsv'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Cannot create /nonexistent-dir/x.tsv.partial');
+    expect(sandbox.current.testing.requests().length).toBe(before);
+  });
+});
