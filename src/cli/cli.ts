@@ -14,6 +14,7 @@ import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
+import { jsonOnTerminal } from './output/terminal-text.js';
 
 export interface RunOptions {
   io: Io;
@@ -78,7 +79,8 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
     const { renderError } = await import('./output/render-error.js');
     // Hints about where the command was talking to (a sandbox not running, a base URL without /v1).
     const baseUrl = await commandContext?.configuredBaseUrl().catch(() => null);
-    return renderError(err, { stderr: io.stderr, json, verbose, baseUrl });
+    // A problem line quotes the service (title, detail): on a terminal, escaped like --json output.
+    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl });
   }
 }
 
