@@ -76,10 +76,11 @@ function checkChain(path) {
   let parentPath = '';
   for (const component of components(path)) {
     const stat = fs.lstatSync(component);
-    if (stat.uid !== uid && stat.uid !== 0) return { problem: `${component} belongs to another user (uid ${stat.uid})` };
+    // The folder first: when others can write to it, what it holds is theirs to replace (the cause to name).
     if (parent && writableByOthers(parent) && !(parent.mode & STICKY)) {
       return { problem: `${parentPath} is writable by other users (mode ${mode(parent)}), so they could replace ${component}` };
     }
+    if (stat.uid !== uid && stat.uid !== 0) return { problem: `${component} belongs to another user (uid ${stat.uid})` };
     if (stat.isSymbolicLink()) linked = true;
     else if (!stat.isDirectory()) return { problem: `${component} is not a folder` };
     parent = stat;
@@ -99,8 +100,8 @@ function components(path) {
 
 /**
  * Opens a file in a folder checkFolder found sound, without following a link, and checks the
- * open descriptor: a regular file, the user's own (or root's, with `rootMayOwn`), with one
- * link, writable by nobody else, and readable by nobody else when `secret`. Returns the
+ * open descriptor: a regular file, the user's own (or root's, with `rootMayOwn`), with no
+ * second link, writable by nobody else, and readable by nobody else when `secret`. Returns the
  * descriptor (the caller closes it), or what is wrong (the descriptor closed). Throws the
  * open's error (ENOENT: no such file; EEXIST with O_EXCL; ELOOP: a symlink at the name).
  * @param {string} folder a path checkFolder returned
@@ -128,7 +129,8 @@ export function openOwnFile(folder, name, flags, rules = {}) {
 export function fileProblem(path, stat, rules) {
   if (!stat.isFile()) return `${path} is not a regular file`;
   if (stat.uid !== uid && !(rules.rootMayOwn && stat.uid === 0)) return `${path} belongs to another user (uid ${stat.uid})`;
-  if (stat.nlink !== 1) return `${path} has ${stat.nlink} hard links (another name could change it)`;
+  // 0: removed since it was opened (a lock released right then): no other name for it either.
+  if (stat.nlink > 1) return `${path} has ${stat.nlink} hard links (another name could change it)`;
   if (writableByOthers(stat)) return `${path} is writable by other users (mode ${mode(stat)})`;
   if (rules.secret && (stat.mode & 0o077) !== 0) return `${path} can be read by other users (mode ${mode(stat)})`;
   return null;

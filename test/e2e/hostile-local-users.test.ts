@@ -5,6 +5,7 @@
  * the trap with its own processes, the victim (uid 1234) runs msgctl into it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,21 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { ATTACKER, VICTIM, msgctlAs, runAs, stage, whyNoTwoUsers } from '../helpers/local-users.js';
 
 const why = whyNoTwoUsers();
+const sandbox = useSandbox();
+
+/** A server of the attacker's that records every Authorization header it is sent. */
+async function captureServer(): Promise<{ url: string; seen: string[]; close(): void }> {
+  const seen: string[] = [];
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    seen.push(String(req.headers.authorization ?? ''));
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"org_x","name":"Attacker"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, close: () => server.close() };
+}
+
+/** A config.json of the attacker's: the profile's API at their server, the key from the file store. */
+const plantedConfig = (url: string) => JSON.stringify({ profiles: { work: { base_url: url, credential: { kind: 'api_key', storage: 'file' } } } });
 const stages: string[] = [];
 afterAll(() => {
   for (const base of stages) rmSync(base, { recursive: true, force: true });
@@ -114,5 +130,106 @@ describe.skipIf(why !== null)(`two local users${why ? ` (skipped: ${why})` : ''}
     expect(existsSync(marker)).toBe(false);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(first.stdout);
+  });
+
+  it('a planted config never sends the key elsewhere: XDG_CONFIG_HOME in a folder others can write (MEDIUM)', async () => {
+    const s = newStage();
+    const capture = await captureServer();
+    try {
+      // The victim's config folder is in a team folder of theirs, which someone made writable for all.
+      const team = join(s.base, 'team');
+      mkdirSync(team, { mode: 0o755 });
+      chownSync(team, VICTIM, VICTIM);
+      const env = s.env({ XDG_CONFIG_HOME: team });
+      const key = sandbox.current.credentials.api_key;
+      const stored = await msgctlAs(VICTIM, ['--profile', 'work', '--base-url', sandbox.current.baseUrl, 'auth', 'set-key', '--insecure-storage'], env, { input: key });
+      expect(stored.exitCode, String(stored.stderr)).toBe(0);
+      chmodSync(team, 0o777);
+      // The attacker moves msgctl/ aside, plants a config naming their server, and links the
+      // victim's credentials file back in (they cannot read it; the victim's msgctl can).
+      const plant = `
+        const fs = require('fs'), path = require('path');
+        const [team, config] = process.argv.slice(1);
+        fs.renameSync(path.join(team, 'msgctl'), path.join(team, 'old'));
+        fs.mkdirSync(path.join(team, 'msgctl'));
+        fs.writeFileSync(path.join(team, 'msgctl', 'config.json'), config);
+        fs.symlinkSync('../old/credentials.json', path.join(team, 'msgctl', 'credentials.json'));`;
+      const planted = await runAs(ATTACKER, [process.execPath, '-e', plant, team, plantedConfig(capture.url)], { PATH: process.env.PATH });
+      expect(planted.exitCode, String(planted.stderr)).toBe(0);
+      const r = await msgctlAs(VICTIM, ['--profile', 'work', 'org'], env);
+      expect(capture.seen).toEqual([]);
+      expect(r.exitCode).not.toBe(0);
+      expect(String(r.stderr)).toMatch(new RegExp(`Refusing to use the config file: ${team} is writable by other users \\(mode 0777\\)`));
+    } finally {
+      capture.close();
+    }
+  });
+
+  it('a planted config never sends the key elsewhere: XDG_CONFIG_HOME in a sticky folder (MEDIUM)', async () => {
+    const s = newStage();
+    const capture = await captureServer();
+    try {
+      // The victim stored a key in its own config; its cron job runs with XDG_CONFIG_HOME=/tmp/cfg.
+      const key = sandbox.current.credentials.api_key;
+      const own = s.env();
+      const stored = await msgctlAs(VICTIM, ['--profile', 'work', '--base-url', sandbox.current.baseUrl, 'auth', 'set-key', '--insecure-storage'], own, { input: key });
+      expect(stored.exitCode, String(stored.stderr)).toBe(0);
+      const cfg = join(s.sticky, 'cfg');
+      const plant = `
+        const fs = require('fs'), path = require('path');
+        const [cfg, config, credentials] = process.argv.slice(1);
+        fs.mkdirSync(path.join(cfg, 'msgctl'), { recursive: true });
+        fs.writeFileSync(path.join(cfg, 'msgctl', 'config.json'), config);
+        fs.symlinkSync(credentials, path.join(cfg, 'msgctl', 'credentials.json'));`;
+      const credentials = join(s.home, '.config', 'msgctl', 'credentials.json');
+      const planted = await runAs(ATTACKER, [process.execPath, '-e', plant, cfg, plantedConfig(capture.url), credentials], { PATH: process.env.PATH });
+      expect(planted.exitCode, String(planted.stderr)).toBe(0);
+      const r = await msgctlAs(VICTIM, ['--profile', 'work', 'org'], s.env({ XDG_CONFIG_HOME: cfg }));
+      expect(capture.seen).toEqual([]);
+      expect(r.exitCode).not.toBe(0);
+      expect(String(r.stderr)).toMatch(new RegExp(`Refusing to use the config file: ${cfg} belongs to another user \\(uid ${ATTACKER}\\)`));
+    } finally {
+      capture.close();
+    }
+  });
+
+  it("--journal never writes into another user's file or through their link, and sends nothing then (LOW-MEDIUM)", async () => {
+    const s = newStage();
+    const csv = join(s.home, 'night.csv');
+    writeFileSync(csv, 'First Name,Mobile Phone\nKai,555-555-0141\n');
+    chownSync(csv, VICTIM, VICTIM);
+    const env = s.env({ MSGCTL_BASE_URL: sandbox.current.baseUrl, MSGCTL_API_KEY: sandbox.current.credentials.api_key });
+    const victimFile = join(s.home, 'notes.txt');
+    writeFileSync(victimFile, 'the victim\'s own notes\n', { mode: 0o600 });
+    chownSync(victimFile, VICTIM, VICTIM);
+    // An empty 0666 file of the attacker's at the journal's path, and a link of theirs to the victim's notes.
+    const plant = `
+      const fs = require('fs');
+      const [file, link, target] = process.argv.slice(1);
+      fs.writeFileSync(file, '');
+      fs.chmodSync(file, 0o666);
+      fs.symlinkSync(target, link);`;
+    const journal = join(s.sticky, 'night.journal');
+    const linked = join(s.sticky, 'linked.journal');
+    const planted = await runAs(ATTACKER, [process.execPath, '-e', plant, journal, linked, victimFile], { PATH: process.env.PATH });
+    expect(planted.exitCode, String(planted.stderr)).toBe(0);
+    const before = sandbox.current.sb.db.messages.size;
+    for (const [path, problem] of [
+      [journal, `${journal} belongs to another user \\(uid ${ATTACKER}\\)`],
+      [linked, `${linked} is a symbolic link`],
+    ] as const) {
+      const r = await msgctlAs(VICTIM, ['send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', path, '--json'], env);
+      expect(r.exitCode, String(r.stderr)).not.toBe(0);
+      expect(String(r.stderr)).toMatch(new RegExp(`Refusing to use the journal: ${problem}`));
+    }
+    expect(readFileSync(journal, 'utf8')).toBe('');
+    expect(statSync(journal).uid).toBe(ATTACKER);
+    expect(readFileSync(victimFile, 'utf8')).toBe("the victim's own notes\n");
+    expect(sandbox.current.sb.db.messages.size).toBe(before);
+    // Its own journal in the same sticky folder is fine.
+    const ok = await msgctlAs(VICTIM, ['send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', join(s.sticky, 'own.journal'), '--json'], env);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
+    expect(statSync(join(s.sticky, 'own.journal')).uid).toBe(VICTIM);
+    expect(statSync(join(s.sticky, 'own.journal')).mode & 0o777).toBe(0o600);
   });
 });

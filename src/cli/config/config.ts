@@ -6,9 +6,7 @@
 import { configFile } from './paths.js';
 import { CliError, UsageError } from '../errors.js';
 
-// Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams, which a
-// command that only reads its config never needs (start-up; see bin/code-cache.js).
-const { readFileSync } = process.getBuiltinModule('node:fs');
+import { ownPath, readOwnText } from '../util/own-files.js';
 
 export type CredentialKind = 'api_key' | 'oauth';
 
@@ -100,18 +98,22 @@ export class ConfigStore {
   private async save(): Promise<void> {
     // Temp file + flush + replace, retried while Windows reports the file busy (src/util/replace-file.ts).
     const { writeFileAtomic } = await import('../util/replace-file.js');
-    await writeFileAtomic(this.path, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+    // Into the folder as checked and resolved once (util/own-files.ts): never through another user's link.
+    await writeFileAtomic(ownPath(this.path, 'the config folder'), JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
   }
 }
 
 async function readConfig(path: string): Promise<ConfigData> {
+  // Synchronously: a small file, and the first asynchronous fs call of a process starts
+  // libuv's thread pool (four threads), a few ms of every command's start-up. Only a file
+  // and folders no other user can change (util/own-files.ts): a planted config could send
+  // the credential to any server. An administrator's root-owned config is fine.
+  const text = readOwnText(path, 'the config file', { rootMayOwn: true });
+  if (text === null) return { profiles: {} };
   try {
-    // Synchronously: a small file, and the first asynchronous fs call of a process starts
-    // libuv's thread pool (four threads), a few ms of every command's start-up.
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigData>;
+    const parsed = JSON.parse(text) as Partial<ConfigData>;
     return { ...parsed, profiles: parsed.profiles ?? {} };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
     throw new CliError(`Cannot read config file ${path}: ${(err as Error).message}`);
   }
 }
