@@ -1,26 +1,27 @@
 /**
  * The process's stdout and stderr for a command run in the main thread.
  *
- * Node creates process.stdout or process.stderr on first use, and that loads
- * its stream modules, plus net for a pipe or socket: ~5 ms of a ~38 ms
- * `msgctl send --dry-run` (bench/startup.mjs). DirectOutput writes with
- * fs.writeSync instead, where that is as safe as the stream:
+ * No write may keep SIGINT or SIGTERM from ending msgctl (docs/security.md, promise 7):
+ * a signal is handled in the event loop, so a write that blocks the main thread holds
+ * every handler and the grace timer with it. So:
  *
- * - a regular file or /dev/null: Node's own stream for these writes them
- *   synchronously too, so every byte goes there directly;
- * - a pipe or socket: the first PIPE_DIRECT_BYTES only. Node's stream puts a
- *   pipe in non-blocking mode and waits for a slow reader in its event loop,
- *   where Ctrl-C, SIGTERM and the grace timer still run; a blocking write to
- *   a full pipe would hold the process until the reader reads. A light
- *   command's answer (a resource, a dry run, an error) fits, and a pipe always
- *   has room for that much unless other writers have filled it; past it, Node's
- *   stream takes over.
+ * - a regular file or /dev/null: written directly with fs.writeSync (DirectOutput).
+ *   Node's own stream writes these synchronously too, so this costs nothing in
+ *   safety, and it spares creating the stream, which loads Node's stream modules.
+ * - a pipe or socket: Node's stream, which puts the pipe in non-blocking mode and
+ *   waits for a slow or stalled reader in the event loop. (msgctl used to write the
+ *   first 4 KB of a pipe with writeSync, ~1 ms of a `send --dry-run`; a pipe another
+ *   process had filled blocked that write, and with it every signal, for as long as
+ *   the reader did not read: `( head -c 65536 /dev/zero; msgctl org --json ) | sleep 40`.)
+ * - a terminal: Node's stream, made non-blocking. Node writes to a terminal
+ *   synchronously, so a terminal on hold (Ctrl-S, or a program's tcflow) held the
+ *   write, and SIGTERM with it; libuv reopens a terminal for itself, so non-blocking
+ *   mode is this process's only and does not reach the shell. The end of what is
+ *   written waits in the stream; main() waits for it before exiting (`whenWritten`).
+ * - Windows: Node's streams as they are (its console wants UTF-16 writes).
  *
- * A terminal, anything on Windows (its console wants UTF-16 writes) and any
- * other device get Node's stream as before. A write refused with EAGAIN (a
- * pipe another process left non-blocking, and full) also hands the rest to
- * Node's stream, so nothing is lost or reordered. Before the process exits,
- * main() waits for whatever Node's stream still holds (`whenWritten`).
+ * A file that blocks in the kernel (a hung NFS server with a hard mount) holds any
+ * process that writes to it, Node's streams included: only SIGKILL ends it.
  *
  * When stdout cannot be written, direct or through Node's stream: a reader gone
  * away (EPIPE: `msgctl … | head`) ends the process with status 0; any other
@@ -38,9 +39,6 @@ type StdioFd = 1 | 2;
 
 // Loaded at Node's bootstrap already; taken once, not on every write.
 const fs = process.getBuiltinModule('node:fs');
-
-/** What may go straight into a pipe or socket (PIPE_BUF on Linux: a write this small is atomic). */
-export const PIPE_DIRECT_BYTES = 4096;
 
 export class DirectOutput implements OutStream {
   readonly isTTY = false;
@@ -109,14 +107,25 @@ function nodeStream(fd: StdioFd): NodeJS.WriteStream {
   return fd === 1 ? handleStdoutErrors(process.stdout) : handleStderrErrors(process.stderr);
 }
 
-/** stdout that cannot be written: status 0 for a closed reader (`| head`), else 1 (module comment). */
+/**
+ * stdout that cannot be written: status 0 for a closed reader (`| head`), else 1 (module comment);
+ * on a terminal, non-blocking.
+ */
 export function handleStdoutErrors(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
-  return stdout.on('error', outputFailed);
+  return nonBlockingTerminal(stdout.on('error', outputFailed));
 }
 
-/** stderr that cannot be written drops the text, rather than crashing the command over it. */
+/** stderr that cannot be written drops the text, rather than crashing the command over it; on a terminal, non-blocking. */
 export function handleStderrErrors(stderr: NodeJS.WriteStream): NodeJS.WriteStream {
-  return stderr.on('error', () => undefined);
+  return nonBlockingTerminal(stderr.on('error', () => undefined));
+}
+
+/** Node makes a terminal's stream blocking (tty.WriteStream); the module comment says why it must not be. */
+function nonBlockingTerminal(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (stream.isTTY && process.platform !== 'win32') {
+    (stream as unknown as { _handle?: { setBlocking?(blocking: boolean): unknown } })._handle?.setBlocking?.(false);
+  }
+  return stream;
 }
 
 /** Ends the process over a failed stdout write: a closed reader is a normal end, anything else a failure. */
@@ -142,8 +151,7 @@ function directBytes(fd: StdioFd): number {
   try {
     const stat = fs.fstatSync(fd);
     if (stat.isFile()) return Infinity;
-    if (stat.isFIFO() || stat.isSocket()) return PIPE_DIRECT_BYTES;
-    // /dev/null (cron jobs, `>/dev/null`); a terminal is a character device too, and keeps Node's stream.
+    // /dev/null (cron jobs, `>/dev/null`); a pipe, a socket, a terminal (a character device too) get Node's stream.
     return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? Infinity : 0;
   } catch {
     return 0; // closed or unusual: Node's stream decides
