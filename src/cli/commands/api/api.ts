@@ -69,6 +69,6 @@ codes (3 auth, 4 not found, 5 conflict, 6 validation, 7 rate limited, 8 unavaila
     `msgctl api POST /patient-messages -f 'to[phone]=+15555550123' -f body="Your results are ready" -f channel=sms`,
     'msgctl api PATCH /patients/3f0c2a4e-… -F date_of_birth=null',
     'jq -n \'{first_name:"Ada",last_name:"Lovelace",phone:"+15555550142"}\' | msgctl api POST /patients --input -',
-    'msgctl api GET /exports/3f0c2a4e-…/file --max-body 1GiB > export.csv',
+    "msgctl api GET /patients -F 'page[limit]=100' --max-body 256M > page.json",
   ]);
 }
