@@ -8,11 +8,15 @@
  * - a regular file or /dev/null: written directly with fs.writeSync (DirectOutput).
  *   Node's own stream writes these synchronously too, so this costs nothing in
  *   safety, and it spares creating the stream, which loads Node's stream modules.
- * - a pipe or socket: Node's stream, which puts the pipe in non-blocking mode and
- *   waits for a slow or stalled reader in the event loop. (msgctl used to write the
- *   first 4 KB of a pipe with writeSync, ~1 ms of a `send --dry-run`; a pipe another
- *   process had filled blocked that write, and with it every signal, for as long as
- *   the reader did not read: `( head -c 65536 /dev/zero; msgctl org --json ) | sleep 40`.)
+ * - a pipe, on Linux: written directly too, but through the pipe opened again in
+ *   non-blocking mode (/proc/self/fd/N), so a full pipe answers EAGAIN at once and
+ *   Node's stream takes the rest, waiting for the reader in the event loop where the
+ *   signal handlers and the grace timer run. (The first 4 KB used to be written with
+ *   a blocking writeSync: a pipe another process had filled held that write, and every
+ *   signal, for as long as nobody read: `( head -c 65536 /dev/zero; msgctl org --json )
+ *   | sleep 40`.) Creating Node's stream costs ~5 ms of a ~35 ms `send --dry-run`
+ *   (it loads stream and net); the direct write keeps that for the common case.
+ * - a pipe elsewhere, a socket: Node's stream, which puts the pipe in non-blocking mode.
  * - a terminal: Node's stream, made non-blocking. Node writes to a terminal
  *   synchronously, so a terminal on hold (Ctrl-S, or a program's tcflow) held the
  *   write, and SIGTERM with it; libuv reopens a terminal for itself, so non-blocking
@@ -45,27 +49,23 @@ export class DirectOutput implements OutStream {
   readonly columns = undefined;
   /** Node's stream, once a write could not be done here (or a caller needed a real stream). */
   private fallback: NodeJS.WriteStream | null = null;
-  private written = 0;
 
-  /** `limit`: bytes this descriptor takes directly (Infinity for a file). */
+  /** `fd`: which of the process's outputs; `target`: the descriptor written (fd itself, or a non-blocking one of its pipe). */
   constructor(
     private readonly fd: StdioFd,
-    private readonly limit: number,
+    private readonly target: number = fd,
   ) {}
 
   write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean {
     if (this.fallback) return this.fallback.write(chunk, callback);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (this.written + bytes.length > this.limit) return this.stream().write(bytes, callback);
     for (let at = 0; at < bytes.length; ) {
       try {
-        const n = fs.writeSync(this.fd, bytes, at);
-        at += n;
-        this.written += n;
+        at += fs.writeSync(this.target, bytes, at);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EINTR') continue;
-        // EAGAIN (a full non-blocking pipe): Node's stream waits for the reader and writes the rest.
+        // EAGAIN (a full pipe): Node's stream waits for the reader in the event loop and writes the rest.
         if (code === 'EAGAIN') return this.stream().write(bytes.subarray(at), callback);
         if (this.fd === 1) outputFailed(err as NodeJS.ErrnoException);
         break; // stderr: nowhere to say so, and the command's status still tells
@@ -98,8 +98,8 @@ export class DirectOutput implements OutStream {
  * (module comment), else Node's stream, on which a closed stdout reader ends the process with 0.
  */
 export function mainThreadOutput(fd: StdioFd): OutStream {
-  const limit = directBytes(fd);
-  return limit > 0 ? new DirectOutput(fd, limit) : nodeStream(fd);
+  const target = directTarget(fd);
+  return target === null ? nodeStream(fd) : new DirectOutput(fd, target);
 }
 
 /** Node's stream for `fd`, created here, with the error handling of the module comment. */
@@ -145,16 +145,22 @@ function outputFailed(err: NodeJS.ErrnoException): never {
   process.exit(ExitCode.Failure);
 }
 
-/** How many bytes `fd` takes by fs.writeSync (module comment); 0: Node's stream from the start. */
-function directBytes(fd: StdioFd): number {
-  if (process.platform === 'win32') return 0;
+/**
+ * The descriptor to write `fd`'s bytes to with fs.writeSync (module comment), or null for Node's
+ * stream from the start: `fd` itself for a file or /dev/null; for a pipe on Linux, the pipe
+ * opened again non-blocking (/proc/self/fd/N is a new open file of the same pipe, so the mode
+ * is ours alone), where a full pipe answers EAGAIN instead of holding the process.
+ */
+function directTarget(fd: StdioFd): number | null {
+  if (process.platform === 'win32') return null;
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isFile()) return Infinity;
-    // /dev/null (cron jobs, `>/dev/null`); a pipe, a socket, a terminal (a character device too) get Node's stream.
-    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? Infinity : 0;
+    if (stat.isFile()) return fd;
+    if (stat.isFIFO()) return process.platform === 'linux' ? fs.openSync(`/proc/self/fd/${fd}`, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK) : null;
+    // /dev/null (cron jobs, `>/dev/null`); a socket, a terminal (a character device too) get Node's stream.
+    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? fd : null;
   } catch {
-    return 0; // closed or unusual: Node's stream decides
+    return null; // closed, unusual, or a pipe without a reader: Node's stream decides
   }
 }
 
