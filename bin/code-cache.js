@@ -9,10 +9,12 @@
 //    output); compiling them again on every start cost ~8–12 ms of a ~65 ms
 //    `msgctl org`. One cache per top-level command, since each calls different code.
 //
-// Both live under the user's cache folder — never a shared /tmp path another user
-// could write into — created owner-only; a folder that cannot be created or written
-// only means no cache, never an error or a hang. NODE_COMPILE_CACHE (a folder of the
-// user's choosing) wins for the first; NODE_DISABLE_COMPILE_CACHE=1 turns both off.
+// Both live under the user's cache folder, created owner-only; a folder that cannot be
+// created or written only means no cache, never an error or a hang. What is read from there
+// runs as code, so it is read only from a folder nobody else can write to or swap, as
+// checked by own-path.js, and the bundle's code only with this user's secret on its first
+// bytes (below). NODE_COMPILE_CACHE (a folder of the user's choosing) wins for the first;
+// NODE_DISABLE_COMPILE_CACHE=1 turns both off.
 //
 // Built-ins come from process.getBuiltinModule, not `import … from 'node:fs'`: the ESM
 // facade of node:fs reads every export, and its ReadStream getter loads Node's fs
@@ -22,6 +24,7 @@ const nodeModule = process.getBuiltinModule('node:module');
 const { homedir } = process.getBuiltinModule('node:os');
 const { dirname, isAbsolute, join } = process.getBuiltinModule('node:path');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
+import { checkFolder, openOwnFile } from './own-path.js';
 
 const disabled = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
 
@@ -55,14 +58,11 @@ function ensureFolder(folder) {
 }
 
 /**
- * `<user cache>/msgctl/<name>`, made if missing; null when it cannot be (no home, read-only
- * disk), or when someone else could put files there: what is read from it runs as code.
- * On POSIX, `msgctl/` and `msgctl/<name>` must be the user's own and writable by nobody
- * else, and every folder above them (as written and as resolved through symlinks) owned
- * by the user or root and writable by nobody else unless sticky (like /tmp): whoever can
- * write in a folder can swap what it holds, so a check of the last folder alone would not
- * stand (XDG_CACHE_HOME under a folder another user made). Windows: under %LOCALAPPDATA%,
- * the user's own by its ACL.
+ * `<user cache>/msgctl/<name>`, made if missing, as the path to use from now on (resolved
+ * once: a link on the way is not followed again); null when it cannot be made (no home, a
+ * read-only disk) or when someone else could put files there or swap it (own-path.js):
+ * what is read from it runs as code. Refused silently: the cache only saves time, and a
+ * cron job's mail should not fill with it; docs/security.md says how to see why.
  */
 /** @param {string} name @returns {string | null} */
 function ownCacheFolder(name) {
@@ -70,41 +70,21 @@ function ownCacheFolder(name) {
     const root = msgctlCacheFolder();
     const folder = root && join(root, name);
     if (!folder || !ensureFolder(folder)) return null;
-    if (process.platform === 'win32') return folder;
-    const uid = /** @type {() => number} */ (process.getuid)();
-    for (const own of [root, folder]) {
-      const stat = fs.statSync(own);
-      if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return null;
+    const checked = checkFolder(folder, { own: true });
+    if ('problem' in checked) {
+      if (process.env.MSGCTL_DEBUG_CACHE) process.stderr.write(`msgctl: not using the code cache: ${checked.problem}\n`);
+      return null;
     }
-    for (const above of foldersAbove(folder)) {
-      if (trustedAbove.has(above)) continue;
-      const stat = fs.statSync(above);
-      const writableByOthers = (stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0;
-      if ((stat.uid !== uid && stat.uid !== 0) || writableByOthers) return null;
-      trustedAbove.add(above);
-    }
-    return folder;
+    return checked.path;
   } catch {
     return null; // no home folder, or an unusual platform: run without the cache
   }
 }
 
-/** Folders already found sound by ownCacheFolder (`compile` and `code` share all but one). @type {Set<string>} */
-const trustedAbove = new Set();
-
-/** The folders whose entries decide what `folder` is: those above it as written, and as resolved. */
-/** @param {string} folder @returns {Set<string>} */
-function foldersAbove(folder) {
-  const above = new Set();
-  for (const start of [folder, fs.realpathSync.native(folder)]) {
-    for (let dir = dirname(start); !above.has(dir); dir = dirname(dir)) above.add(dir);
-  }
-  return above;
-}
-
 if (!disabled && !process.env.NODE_COMPILE_CACHE) {
   const folder = ownCacheFolder('compile');
   try {
+    // The resolved path: Node reads and trusts what it finds there, so a link on the way must not be followed again.
     if (folder) nodeModule.enableCompileCache?.(folder);
   } catch {
     // enableCompileCache reports failures in its result; this covers the rest.
@@ -124,6 +104,17 @@ if (!disabled && !process.env.NODE_COMPILE_CACHE) {
  * build), the file's folder, inode, size and modification time (a bundle edited in
  * place), and the Node version. Writes go to a private temporary file renamed into
  * place, so two commands started together never read half a cache.
+ *
+ * So a cache file is code, whatever source it was made from. Besides the folder's checks,
+ * each file starts with this user's secret (SECRET_BYTES random bytes, kept 0600 in the
+ * same folder as `secret`, made on the first save), and a file that does not is never
+ * given to V8: a file msgctl did not write for this user (planted through a hole in the
+ * folder checks, copied from another account or machine, restored from a backup) does
+ * not run. The secret is not bound to the file's content, on purpose: whoever can read a
+ * cache file can read the secret beside it (same folder, same owner, same mode), so a
+ * keyed hash of the content would stop nobody a prefix does not, and a real MAC needs
+ * node:crypto, whose loading costs about what the cache saves (~12 ms). Another local
+ * user can neither read the secret nor write into the folder.
  */
 /** @param {string[]} args @returns {any} the bundle's exports */
 export function loadCli(args) {
@@ -153,14 +144,12 @@ export function loadCli(args) {
     // Per install, named by its folder (a global msgctl and a project's own must not replace each other's code).
     const install = `.${process.versions.node}-${process.arch}-${fnv1a(bundle)}-`;
     const bundleId = `${build}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`;
-    cacheFile = join(folder, `cli.${cacheKey(args)}${install}${bundleId}`);
-    let cachedData;
-    try {
-      cachedData = fs.readFileSync(cacheFile);
-      hadCache = true;
-    } catch {
-      // first run of this command with this build
-    }
+    cacheFile = `cli.${cacheKey(args)}${install}${bundleId}`;
+    const secret = readOwnFile(folder, SECRET_FILE);
+    const kept = secret?.length === SECRET_BYTES ? readOwnFile(folder, cacheFile) : null;
+    // Only a file that carries this user's secret is code msgctl wrote (see above).
+    const cachedData = kept && secret && kept.length > SECRET_BYTES && kept.subarray(0, SECRET_BYTES).equals(secret) ? kept.subarray(SECRET_BYTES) : undefined;
+    hadCache = cachedData !== undefined;
     // Node's own CommonJS wrapper, on the first line, so line numbers stay the bundle's.
     script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
     if (!hadCache || script.cachedDataRejected) process.once('exit', (code) => code === 0 && saveCode(script, folder, cacheFile, install, bundleId));
@@ -223,10 +212,71 @@ function fnv1a(text) {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
+const SECRET_FILE = 'secret';
+const SECRET_BYTES = 32;
+
 /**
- * After a successful run: the code V8 compiled for this command line, for the next run.
- * Code an older build of this install left for this Node version is removed (no run
- * can use it again), as is this build's beyond the MAX_CACHED_COMMANDS newest.
+ * A file of the cache folder, if there is one that is the user's own, 0600, a regular file
+ * with one link (own-path.js, checked on the open descriptor); else null.
+ * @param {string} folder @param {string} name @returns {Buffer | null}
+ */
+function readOwnFile(folder, name) {
+  let opened;
+  try {
+    opened = openOwnFile(folder, name, fs.constants.O_RDONLY, { secret: true });
+  } catch {
+    return null; // none yet
+  }
+  if ('problem' in opened) return null;
+  try {
+    return fs.readFileSync(opened.fd);
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
+/** A new file in the cache folder, created exclusively (never through a link), 0600; its descriptor. */
+/** @param {string} folder @param {string} name @returns {number} */
+function createOwnFile(folder, name) {
+  const { O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+  const opened = openOwnFile(folder, name, O_WRONLY | O_CREAT | O_EXCL, { secret: true, mode: 0o600 });
+  if ('problem' in opened) throw new Error(opened.problem);
+  return opened.fd;
+}
+
+/**
+ * This user's secret, made on the first save: random bytes written to a temporary file
+ * and linked into place, so two first runs agree on one (the second's link fails, and it
+ * reads the first's). node:crypto only here, at the exit of a run that saves.
+ * @param {string} folder @returns {Buffer | null}
+ */
+function ownSecret(folder) {
+  const existing = readOwnFile(folder, SECRET_FILE);
+  if (existing) return existing.length === SECRET_BYTES ? existing : null;
+  const temp = `${SECRET_FILE}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const fd = createOwnFile(folder, temp);
+  try {
+    fs.writeFileSync(fd, process.getBuiltinModule('node:crypto').randomBytes(SECRET_BYTES));
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.linkSync(join(folder, temp), join(folder, SECRET_FILE));
+  } catch {
+    // another first run made it in between: theirs is the one
+  } finally {
+    fs.rmSync(join(folder, temp), { force: true });
+  }
+  const secret = readOwnFile(folder, SECRET_FILE);
+  return secret?.length === SECRET_BYTES ? secret : null;
+}
+
+/**
+ * After a successful run: the code V8 compiled for this command line, for the next run,
+ * after this user's secret. Code an older build of this install left for this Node version
+ * is removed (no run can use it again), as is this build's beyond the MAX_CACHED_COMMANDS newest.
  */
 /** @param {import('node:vm').Script} script @param {string} folder @param {string} cacheFile @param {string} install @param {string} bundleId */
 function saveCode(script, folder, cacheFile, install, bundleId) {
@@ -234,28 +284,31 @@ function saveCode(script, folder, cacheFile, install, bundleId) {
   const temp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
   let made = false;
   try {
-    const fd = fs.openSync(temp, 'wx', 0o600);
+    const secret = ownSecret(folder);
+    if (!secret) return;
+    const fd = createOwnFile(folder, temp);
     made = true;
     try {
+      fs.writeFileSync(fd, secret);
       fs.writeFileSync(fd, script.createCachedData());
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(temp, cacheFile);
+    fs.renameSync(join(folder, temp), join(folder, cacheFile));
     made = false;
     const current = [];
     for (const name of fs.readdirSync(folder)) {
       if (!name.startsWith('cli.') || !name.endsWith('.v8') || !name.includes(install)) continue;
       if (!name.endsWith(`${install}${bundleId}`)) fs.rmSync(join(folder, name), { force: true });
-      else if (join(folder, name) !== cacheFile) current.push(name);
+      else if (name !== cacheFile) current.push(name);
     }
     if (current.length >= MAX_CACHED_COMMANDS) {
-      const byAge = current.map((name) => ({ name, mtime: fs.statSync(join(folder, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
+      const byAge = current.map((name) => ({ name, mtime: fs.lstatSync(join(folder, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
       for (const { name } of byAge.slice(0, current.length - MAX_CACHED_COMMANDS + 1)) fs.rmSync(join(folder, name), { force: true });
     }
   } catch {
     try {
-      if (made) fs.rmSync(temp, { force: true });
+      if (made) fs.rmSync(join(folder, temp), { force: true });
     } catch {
       // nothing more to do at exit
     }

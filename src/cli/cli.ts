@@ -15,6 +15,7 @@ import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
 import { ReaderGone } from './output/output.js';
+import { jsonOnTerminal } from './output/terminal-text.js';
 
 export interface RunOptions {
   io: Io;
@@ -96,7 +97,8 @@ export async function run(givenArgv: string[], { io, env, signal, services }: Ru
     const { renderError } = await import('./output/render-error.js');
     // Hints about where the command was talking to (a sandbox not running, a base URL without /v1).
     const baseUrl = await commandContext?.configuredBaseUrl().catch(() => null);
-    return renderError(err, { stderr: io.stderr, json, verbose, baseUrl });
+    // A problem line quotes the service (title, detail): on a terminal, escaped like --json output.
+    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl });
   }
 }
 

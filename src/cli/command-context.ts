@@ -7,7 +7,7 @@ import { Output } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
 import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
-import { terminalSafe } from './output/terminal-text.js';
+import { jsonOnTerminal, terminalSafe } from './output/terminal-text.js';
 import type { ResolvedCredential } from './auth/credentials.js';
 import { looksLikeUuid } from './util/ids.js';
 import type { Context, Env, GlobalOptions, Io, Services } from './context.js';
@@ -27,7 +27,8 @@ export class CommandContext implements Context {
     readonly signal: AbortSignal,
     readonly services: Services = defaultServices(env),
   ) {
-    this.out = new Output(io.stdout, io.stderr, {
+    // --json on a terminal: the unsafe characters as \u escapes (terminal-text.ts); piped, exact.
+    this.out = new Output(opts.json ? jsonOnTerminal(io.stdout) : io.stdout, io.stderr, {
       json: opts.json,
       quiet: opts.quiet,
       wide: opts.wide,
@@ -93,7 +94,10 @@ export class CommandContext implements Context {
   private async refuseUnknownProfile(): Promise<void> {
     const config = await this.config();
     const named = this.opts.profile || this.env.MSGCTL_PROFILE || config.defaultProfile;
-    if (!named || config.profile(named)) return;
+    if (!named) return;
+    // A name that is not plain (`__proto__`, `a/b`) is a usage error before anything else.
+    (await import('./config/config.js')).chooseProfileName(this.opts.profile, this.env, config);
+    if (config.profile(named)) return;
     const { describeUnknownProfile } = await import('./config/unknown-profile.js');
     throw describeUnknownProfile(named, config, this.opts.profile ? '--profile' : this.env.MSGCTL_PROFILE ? 'MSGCTL_PROFILE' : 'default_profile');
   }

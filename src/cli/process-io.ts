@@ -18,7 +18,7 @@ export function processIo(): Io {
 
 /**
  * The main thread's Io (main()): stdout and stderr written directly to a file or /dev/null,
- * and the first 4 KB to a pipe, before Node's stream takes over (output/direct-output.ts).
+ * through Node's stream to a pipe or a terminal, never blocking (output/direct-output.ts).
  */
 export function mainThreadIo(): Io {
   return {

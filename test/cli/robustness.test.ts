@@ -33,6 +33,23 @@ describe('usage and credential errors', () => {
     expect(r.stderr).toMatch(/msgctl send --help/);
   });
 
+  it('refuses a profile name that is not a plain name with exit 2, storing nothing (issue 27)', async () => {
+    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
+    const key = sandbox.current.credentials.api_key;
+    for (const name of ['__proto__', 'constructor', 'toString', '../x', 'a/b', 'a\\b', '.hidden', 'x'.repeat(65)]) {
+      const r = await msgctl(['--profile', name, 'auth', 'set-key', '--insecure-storage'], { env, input: key });
+      expect(r.exitCode, `${JSON.stringify(name)}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/invalid profile name/);
+      expect(r.stderr).not.toMatch(/Stored/);
+      const viaEnv = await msgctl(['org'], { env: { ...env, MSGCTL_PROFILE: name } });
+      expect(viaEnv.exitCode, `MSGCTL_PROFILE=${JSON.stringify(name)}`).toBe(2);
+    }
+    // Plain names still work.
+    const ok = await msgctl(['--profile', 'clinic-2.night_1', 'auth', 'set-key', '--insecure-storage'], { env, input: key });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect((await msgctl(['--profile', 'clinic-2.night_1', 'org'], { env })).exitCode).toBe(0);
+  });
+
   it('exits 3 for auth status and auth token without a credential', async () => {
     const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
     expect((await msgctl(['auth', 'status'], { env })).exitCode).toBe(3);

@@ -14,12 +14,22 @@ import { CLIENT_ID, startLogin } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 
-/** Every class of dangerous character: OSC title + clipboard, CSI clear, C1 CSI, bidi, zero-width, lone surrogate. */
+/**
+ * Every class of dangerous character: OSC title + clipboard, CSI clear, C1 CSI, bidi, zero-width,
+ * lone surrogate; and the invisible ones (issue 27): soft hyphen, U+206A–206F, tag characters
+ * spelling a hidden word, variation selectors (also after a letter), fillers, grapheme joiner.
+ */
 const HOSTILE =
-  'hi\u001b]0;TITLE\u0007\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202eevil\u202c\u2066x\u2069\u200bz\u0000\u007f\ud800end';
+  'hi\u001b]0;TITLE\u0007\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202eevil\u202c\u2066x\u2069\u200bz\u0000\u007f\ud800end' +
+  'so\u00adft\u206a\u206f\u{E0001}\u{E0068}\u{E0069}\u{E007F}vs\ufe00a\ufe0f\u{E0100}\u3164\u2800\u115f\u1160\u034f\uffa0.';
 
-/** Any byte or character that must not come from data: C0 except \t \n \r, DEL, C1, bidi controls, zero-width. */
-const FORBIDDEN = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+/**
+ * Any byte or character that must not come from data: C0 except \t \n \r, DEL, C1, bidi controls,
+ * zero-width and other invisible format characters, tag characters, variation selectors, fillers.
+ * A hand list, on purpose: not the sanitizer's own pattern.
+ */
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
 /** The CLI's own colours: SGR sequences only. */
 const OWN_COLOUR = /\u001b\[[0-9;]*m/g;
 
@@ -164,6 +174,25 @@ describe('no control sequence from data reaches a terminal', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('\\x1b]0;TITLE');
     expect(result.stderr).not.toMatch(FORBIDDEN);
+  });
+
+  it('--json on a terminal: the same characters as \\u escapes, and the same values as piped --json', async () => {
+    for (const { args, env } of commands()) {
+      const piped = await msgctl([...args, '--json'], { env: envFor(env) });
+      expect(piped.exitCode, `${args.join(' ')}: ${piped.stderr}`).toBe(0);
+      const r = await onTerminal([...args, '--json'], envFor(env));
+      expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
+      expect(r.output, args.join(' ')).not.toMatch(FORBIDDEN);
+      expect(r.output, args.join(' ')).not.toMatch(/[\ud800-\udfff]/u);
+      // script(1) turns LF into CRLF on the way out of the terminal.
+      const lines = (text: string) => text.replace(/\r\n/g, '\n').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(lines(r.output), args.join(' ')).toEqual(lines(piped.stdout));
+    }
+    // A problem the service sends back (quoting the id) is escaped the same way on a terminal's stderr.
+    const failed = await onTerminal(['patients', 'get', `pat\u009b2J\u202e\u{E0041}`, '--json'], envFor('key'));
+    expect(failed.exitCode).not.toBe(0);
+    expect(failed.output).toContain('"code"');
+    expect(failed.output).not.toMatch(FORBIDDEN);
   });
 
   it('--json is exact JSON that jq 1.6 reads, even with a lone surrogate in a name', async () => {

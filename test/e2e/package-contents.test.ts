@@ -38,7 +38,7 @@ describe('npm pack', () => {
     const [result] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
     const files = result!.files.map((f) => f.path);
 
-    for (const needed of ['bin/msgctl.js', 'dist/cli.cjs', 'dist/command-line.json', 'bin/code-cache.js', 'dist/sandbox/entry.js', 'dist/version.js', 'dist/root-help.js', 'README.md', 'package.json']) {
+    for (const needed of ['bin/msgctl.js', 'dist/cli.cjs', 'dist/command-line.json', 'bin/code-cache.js', 'bin/own-path.js', 'dist/sandbox/entry.js', 'dist/version.js', 'dist/root-help.js', 'README.md', 'package.json']) {
       expect(files, needed).toContain(needed);
     }
     expect(files.some((f) => f.startsWith('docs/'))).toBe(true);

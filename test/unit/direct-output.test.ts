@@ -41,7 +41,7 @@ describe('whenWritten', () => {
 
   it('returns at once for a stream with nothing pending and for a DirectOutput that never handed over', async () => {
     const { stream } = slowStream();
-    await whenWritten(stream, new DirectOutput(1, 0));
+    await whenWritten(stream, new DirectOutput(1));
   });
 });
 

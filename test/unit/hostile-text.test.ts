@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { terminalSafe, wellFormedJson, stringifyWellFormed } from '../../src/cli/output/terminal-text.js';
+import { jsonForTerminal, terminalSafe, wellFormedJson, stringifyWellFormed } from '../../src/cli/output/terminal-text.js';
 import { FormulaGuard } from '../../src/cli/exports/formula-guard.js';
 import { resolveApiUrl } from '../../src/cli/api/resolve-path.js';
 import { isLoopbackHost } from '../../src/cli/api/transport.js';
@@ -13,10 +13,37 @@ describe('terminalSafe', () => {
     expect(terminalSafe('x\ud800y')).toBe('x\\ud800y');
   });
 
+  it('escapes every invisible character: format characters, tags, variation selectors, fillers', () => {
+    const invisible = [0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x180b, 0x2028, 0x2029, 0x2061, 0x206a, 0x206f, 0x2800, 0x3164, 0xfe00, 0xfe0e, 0xffa0, 0xe0000, 0xe0001, 0xe0041, 0xe007f, 0xe0100, 0xe01ef];
+    for (const code of invisible) {
+      const escaped = terminalSafe(`a${String.fromCodePoint(code)}b`);
+      expect(escaped, code.toString(16)).toMatch(/^a\\(x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]+\})b$/);
+    }
+    expect(terminalSafe('hi\u{E0068}\u{E0069}')).toBe('hi\\u{e0068}\\u{e0069}');
+  });
+
+  it('keeps a presentation selector right after an emoji (a reaction), escapes it anywhere else', () => {
+    expect(terminalSafe('\u2764\ufe0f 1\ufe0f\u20e3')).toBe('\u2764\ufe0f 1\ufe0f\u20e3');
+    expect(terminalSafe('a\ufe0f')).toBe('a\\ufe0f');
+    expect(terminalSafe('\u2764\ufe0f\ufe0f')).toBe('\u2764\ufe0f\\ufe0f');
+    expect(terminalSafe('\u2764\ufe00')).toBe('\u2764\\ufe00');
+  });
+
   it('keeps ordinary text, emoji and accents; tabs and newlines only with keepLines', () => {
     expect(terminalSafe('Zoë 😀 ok')).toBe('Zoë 😀 ok');
     expect(terminalSafe('a\tb\nc')).toBe('a\\x09b\\x0ac');
     expect(terminalSafe('a\tb\nc\r\nd\re', { keepLines: true })).toBe('a\tb\nc\r\nd\\re');
+  });
+});
+
+describe('jsonForTerminal', () => {
+  it('escapes the same set as \\u escapes, and the value read back is the same', () => {
+    const value = { name: 'a\u009b2J\u202e\u200b\u00ad\u{E0041}\u3164\ufe00x\u2764\ufe0f', n: 1, tab: 'a\tb' };
+    const json = JSON.stringify(value);
+    const shown = jsonForTerminal(json);
+    expect(shown).toBe('{"name":"a\\u009b2J\\u202e\\u200b\\u00ad\\udb40\\udc41\\u3164\\ufe00x\u2764\ufe0f","n":1,"tab":"a\\tb"}');
+    expect(JSON.parse(shown)).toEqual(value);
+    expect(jsonForTerminal('{"a":"plain \u00e9 \ud83d\ude00"}')).toBe('{"a":"plain \u00e9 \ud83d\ude00"}');
   });
 });
 

@@ -3,7 +3,8 @@
  * idempotency keys, retries, rate-limit waits, timeouts and problem errors.
  * Commands call get/post/patch/delete/paginate and never touch HTTP.
  */
-import { readBody, type HttpResponse, type HttpTransport } from './http.js';
+import { formatBytes, readBody, ResponseTooLargeError, type HttpResponse, type HttpTransport } from './http.js';
+import { CliError } from '../errors.js';
 import { ApiError, NetworkError } from './errors.js';
 import {
   backoffDelayMs,
@@ -57,6 +58,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Hand a 2xx body back as a Buffer, unparsed (JSON Lines streaming copies records without parsing them). */
   rawBody?: boolean;
+  /** The most of the response body to read (MAX_RESPONSE_BYTES unless given: `msgctl api --max-body`). */
+  maxBodyBytes?: number;
 }
 
 export interface ApiResponse<T> {
@@ -172,10 +175,16 @@ export class ApiClient {
       let payload: unknown;
       try {
         const ok = response.status >= 200 && response.status < 300;
-        const bytes = await readBody(response.body);
+        const bytes = await readBody(response.body, options.maxBodyBytes, response.headers['content-length']);
         payload = options.rawBody && ok ? bytes : parseBody(bytes, response.headers['content-type']);
       } catch (err) {
         attemptSignal.dispose();
+        // Bounded work for a hostile or broken server: never retried, never read further.
+        if (err instanceof ResponseTooLargeError) {
+          throw new CliError(`The answer to ${method} ${url.pathname} (HTTP ${response.status}) is over ${formatBytes(err.limit)}, more than msgctl reads; it stopped reading it.`, undefined, [
+            'If this answer is meant to be that large, read it with `msgctl api` and a higher --max-body (e.g. --max-body 1GiB).',
+          ]);
+        }
         // The connection broke mid-body: same as a connection failure.
         const code = networkCode(err, attemptSignal.timedOut);
         if (attempt < this.opts.retries) {

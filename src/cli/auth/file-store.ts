@@ -4,7 +4,8 @@
  * others can read or write is refused rather than used.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
+import { ensureOwnFolder, openOwn } from '../util/own-files.js';
 import { replaceFile } from '../util/replace-file.js';
 import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
@@ -13,8 +14,10 @@ import { insecureCredentialsFile } from '../config/paths.js';
 import { withFileLock } from '../config/file-lock.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 
+// Not the ESM facade of node:fs, which loads its streams (start-up; see bin/code-cache.js).
+const { closeSync, fstatSync, readFileSync } = process.getBuiltinModule('node:fs');
+
 const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
 /** Any permission for group or others. */
 const LOOSE_BITS = 0o077;
 // Mode bits mean nothing on Windows; access there is governed by ACLs.
@@ -65,7 +68,7 @@ export class FileSecretStore implements SecretStore {
       const secrets = await this.load();
       if (!secrets.delete(profile)) return false;
       // Logging out of the last profile should leave no credentials file behind.
-      if (secrets.size === 0) await unlink(this.path);
+      if (secrets.size === 0) await unlink(join(ensureOwnFolder(dirname(this.path), 'the credentials folder'), basename(this.path)));
       else await this.save(secrets);
       return true;
     });
@@ -77,20 +80,17 @@ export class FileSecretStore implements SecretStore {
 
   /** A Map, not a plain object, so a profile named "__proto__" is just a name. */
   private async load(): Promise<Map<string, string>> {
-    let handle;
-    try {
-      handle = await open(this.path, 'r');
-    } catch (err) {
-      if (isMissing(err)) return new Map();
-      throw err;
-    }
+    // The user's own file in folders no one else can change, opened without following a link
+    // (util/own-files.ts): a link to it from a planted folder must not hand the secret out.
+    const fd = openOwn(this.path, 'read', 'the credentials file');
+    if (fd === null) return new Map();
     let text: string;
     try {
       // Check the file we opened, not the name: it cannot be swapped in between.
-      this.refuseIfTooOpen((await handle.stat()).mode);
-      text = await handle.readFile('utf8');
+      this.refuseIfTooOpen(fstatSync(fd).mode);
+      text = readFileSync(fd, 'utf8');
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     let parsed: unknown;
     try {
@@ -123,8 +123,9 @@ export class FileSecretStore implements SecretStore {
    * the new one, never a torn or world-readable one.
    */
   private async save(secrets: Map<string, string>): Promise<void> {
-    const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    // The folder as checked and resolved once: the temp file and the rename never go through a link.
+    const dir = ensureOwnFolder(dirname(this.path), 'the credentials folder');
+    const target = join(dir, basename(this.path));
     const temp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
     const body = JSON.stringify(Object.fromEntries(secrets), null, 2) + '\n';
     // 'wx': fail rather than write through something already at that name.
@@ -139,7 +140,7 @@ export class FileSecretStore implements SecretStore {
         await handle.close();
       }
       // Retried while Windows reports the file busy (antivirus, sync clients).
-      await replaceFile(temp, this.path);
+      await replaceFile(temp, target);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw err;
@@ -160,10 +161,6 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

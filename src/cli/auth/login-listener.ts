@@ -4,11 +4,14 @@
  * other machine can reach it; the redirect URI names 127.0.0.1 literally
  * (not `localhost`, which may resolve to ::1 or be redefined).
  *
- * It waits for exactly one callback on /callback. Anything else (a favicon,
- * a stray path) gets 404 and the wait goes on. The first callback ends the
- * wait whatever it carries: a code with the right state succeeds; a wrong or
- * missing state, an `error`, or no code fails. The listener closes right
- * after answering it, so the port is not left open while the CLI continues.
+ * It waits for exactly one callback on /callback that belongs to this login.
+ * Anything else (a favicon, a stray path) gets 404 and the wait goes on. A
+ * callback without this login's `state` gets an error page and the wait goes
+ * on too: any local user (or a page in any browser tab) can reach 127.0.0.1,
+ * and must not be able to cancel someone's login with one request. The first
+ * callback with the right state ends the wait whatever it carries: a code
+ * succeeds; an `error` or no code fails. The listener closes right after
+ * answering it, so the port is not left open while the CLI continues.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { AuthError, CliError, UsageError } from '../errors.js';
@@ -35,8 +38,10 @@ export async function openCallbackListener(port: number, expectedState: string):
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (answered || req.method !== 'GET' || url.pathname !== CALLBACK_PATH) return respond(res, 404, NOT_FOUND_PAGE);
-    answered = true;
     const result = judgeCallback(url, expectedState);
+    // Not for this login (an old tab, another user's request): say so, keep waiting for ours.
+    if (!result.ok && result.foreign) return respond(res, 400, result.page);
+    answered = true;
     const page = result.ok ? SIGNED_IN_PAGE : result.page;
     respond(res, result.ok ? 200 : 400, page, () => {
       void close();
@@ -87,7 +92,8 @@ export async function openCallbackListener(port: number, expectedState: string):
   };
 }
 
-export type Judgement = { ok: true; code: string } | { ok: false; error: Error; page: string };
+/** `foreign`: the callback does not carry this login's state, so it says nothing about this login. */
+export type Judgement = { ok: true; code: string } | { ok: false; error: Error; page: string; foreign?: boolean };
 
 export function judgeCallback(url: URL, expectedState: string): Judgement {
   const params = url.searchParams;
@@ -95,6 +101,7 @@ export function judgeCallback(url: URL, expectedState: string): Judgement {
   if (params.getAll('state').length !== 1 || params.get('state') !== expectedState) {
     return {
       ok: false,
+      foreign: true,
       page: STATE_MISMATCH_PAGE,
       error: new AuthError('The browser came back with a response that does not belong to this login (state mismatch); nothing was signed in.', [
         'This happens with an old browser tab or a second login at the same time. Run `msgctl login` again.',

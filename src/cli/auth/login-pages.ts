@@ -17,7 +17,7 @@ export const DENIED_PAGE = page('Access denied', 'You denied access, so msgctl i
 
 export const STATE_MISMATCH_PAGE = page(
   'This sign-in does not match',
-  'This response does not belong to the login msgctl is waiting for (perhaps an old tab). Nothing was signed in. Run <code>msgctl login</code> again.',
+  'This response does not belong to the login msgctl is waiting for (perhaps an old tab). Nothing was signed in by it; msgctl is still waiting for its own sign-in (or run <code>msgctl login</code> again).',
 );
 
 export const FAILED_PAGE = page('Sign-in failed', 'The authorization server did not sign you in. See the terminal for details. You can close this tab.');

@@ -13,10 +13,15 @@
  * without its newline, and opening for append cuts it off first, so the next
  * entry starts on a line of its own.
  */
-import { createReadStream, writeSync } from 'node:fs';
-import { mkdir, open, rename, truncate, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { close, createReadStream, fdatasync, ftruncateSync, writeSync } from 'node:fs';
+
+const datasync = promisify(fdatasync);
+const closeFile = promisify(close);
+import { open, rename } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { basename, dirname, join } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
+import { ensureOwnFolder, openOwn } from '../util/own-files.js';
 
 export const COMMIT_WINDOW_MS = 25;
 
@@ -100,7 +105,11 @@ export async function readJournal(path: string): Promise<JournalState> {
     } else state.unreadableLines += 1;
   };
   try {
-    for await (const chunk of createReadStream(path)) {
+    // The user's own file in a folder no one else can change, never through a link (util/own-files.ts):
+    // another user's journal could say rows were sent that never were.
+    const fd = openOwn(path, 'read', 'the journal');
+    if (fd === null) return state;
+    for await (const chunk of createReadStream('', { fd })) {
       const buffer: Buffer = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
       let start = 0;
       for (let nl = buffer.indexOf(10); nl >= 0; nl = buffer.indexOf(10, start)) {
@@ -111,7 +120,7 @@ export async function readJournal(path: string): Promise<JournalState> {
       carry = buffer.subarray(start);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return state;
+    if (err instanceof CliError) throw err;
     throw new CliError(`Cannot read the journal ${path}: ${(err as Error).message}`);
   }
   state.tornBytes = carry.length;
@@ -128,7 +137,8 @@ export class JournalWriter {
 
   private constructor(
     readonly path: string,
-    private readonly file: FileHandle,
+    /** The journal's descriptor (openJournalFile). */
+    private readonly fd: number,
     private readonly windowMs: number,
   ) {}
 
@@ -136,8 +146,9 @@ export class JournalWriter {
    * Opens `path` for appending `header.batch`'s outcomes. A torn last line is
    * cut off first; a journal of another batch is moved to `path.previous`.
    */
-  static async open(path: string, header: JournalHeader, state: JournalState, windowMs = COMMIT_WINDOW_MS): Promise<JournalWriter> {
-    await mkdir(dirname(path), { recursive: true });
+  static async open(given: string, header: JournalHeader, state: JournalState, windowMs = COMMIT_WINDOW_MS): Promise<JournalWriter> {
+    // In the folder as checked and resolved once: renames and opens never go through a link.
+    const path = join(ensureOwnFolder(dirname(given), 'the journal folder'), basename(given));
     if (state.batch === null && state.completeBytes > 0) {
       throw new UsageError(`${path} is not a msgctl batch journal; nothing was sent.`, [
         'Point --journal at a new file, or at a journal an earlier `msgctl send --csv` wrote.',
@@ -147,14 +158,14 @@ export class JournalWriter {
     if (state.batch !== null && state.batch !== header.batch) {
       await rename(path, `${path}.previous`);
       fresh = true;
-    } else if (state.tornBytes > 0) {
-      await truncate(path, state.completeBytes);
     }
-    const file = await open(path, fresh ? 'w' : 'a', 0o600);
-    const writer = new JournalWriter(path, file, windowMs);
+    const fd = openJournalFile(path, fresh);
+    // A torn last line is cut off on the descriptor checked, never by name.
+    if (!fresh && state.tornBytes > 0) ftruncateSync(fd, state.completeBytes);
+    const writer = new JournalWriter(given, fd, windowMs);
     if (fresh) {
-      await file.appendFile(JSON.stringify(header) + '\n');
-      await file.datasync();
+      writeAll(fd, JSON.stringify(header) + '\n');
+      await datasync(fd);
       await syncDirectory(dirname(path));
     }
     return writer;
@@ -177,9 +188,8 @@ export class JournalWriter {
       try {
         // The write only fills the page cache, so it is done in place: one trip to libuv's
         // threads per commit (the fsync) instead of two. The fsync stays off the event loop.
-        const bytes = Buffer.from(data);
-        for (let at = 0; at < bytes.length; ) at += writeSync(this.file.fd, bytes, at);
-        await this.file.datasync();
+        writeAll(this.fd, data);
+        await datasync(this.fd);
       } catch (err) {
         this.error = new CliError(`Cannot write the journal ${this.path}: ${(err as Error).message}`);
       }
@@ -191,9 +201,36 @@ export class JournalWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
-    await this.file.close();
+    await closeFile(this.fd);
     if (this.error) throw this.error;
   }
+}
+
+/**
+ * The journal file for writing: appended to when it holds this batch, else emptied, or
+ * created exclusively (0600) when there is none. Either way the user's own regular file
+ * with one link, never a link (openOwn): an empty 0666 file another user left at the
+ * path would get the journal and stay theirs to edit.
+ */
+function openJournalFile(path: string, fresh: boolean): number {
+  const what = 'the journal';
+  let fd = openOwn(path, fresh ? 'truncate' : 'append', what);
+  if (fd === null) {
+    try {
+      fd = openOwn(path, 'create', what);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      fd = openOwn(path, fresh ? 'truncate' : 'append', what); // made in between
+    }
+  }
+  if (fd === null) throw new CliError(`Cannot open the journal ${path}: it vanished while opening it.`);
+  return fd;
+}
+
+/** Writes all of `text` at the descriptor's position (a journal is opened for append). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
 }
 
 /** Makes a newly created file's directory entry durable too. */

@@ -13,11 +13,13 @@
  *     with that PID started after the lock was taken (PID reused; Linux can tell).
  * A lock from another host (a journal on a shared drive) is judged by its heartbeat only.
  */
-import { open, readFile, stat, unlink, utimes, mkdir } from 'node:fs/promises';
+import { unlink, utimes } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { hostname, uptime } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CliError } from '../errors.js';
+import { createLockFile, readLockFile, removeStaleLock } from '../config/file-lock.js';
+import { ensureOwnFolder } from '../util/own-files.js';
 
 export const HEARTBEAT_MS = 15_000;
 export const STALE_AFTER_MS = 90_000;
@@ -137,38 +139,40 @@ function heldError(owner: LockOwner, heartbeatAt: number, lockPath: string, now:
   ]);
 }
 
-/** Takes the lock of the journal at `path`; the returned function releases it. */
+/**
+ * Takes the lock of the journal at `path`; the returned function releases it. The lock file
+ * is created exclusively in the journal's checked folder, a planted one is refused, and a
+ * stale one is taken over by exactly one of the runs that find it (config/file-lock.ts).
+ */
 export async function lockJournal(path: string, machine: () => Machine = thisMachine): Promise<() => Promise<void>> {
-  const lockPath = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(ownSelf(machine())) + '\n');
-      } finally {
-        await handle.close();
-      }
-      return heartbeat(lockPath);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw lockError(err, lockPath);
-      const [text, info] = await Promise.all([readFile(lockPath, 'utf8').catch(() => ''), stat(lockPath).catch(() => undefined)]);
-      if (!info) continue; // released in between: try again
+  const what = 'the journal lock';
+  let lockPath = `${path}.lock`;
+  try {
+    lockPath = join(ensureOwnFolder(dirname(path), 'the journal folder'), basename(lockPath));
+    for (let attempt = 0; ; attempt++) {
+      if (createLockFile(lockPath, JSON.stringify(ownSelf(machine())) + '\n', what)) return heartbeat(lockPath);
+      if (attempt > 20) throw new CliError(`Cannot take the journal lock ${lockPath}: it keeps changing hands.`);
+      const seen = readLockFile(lockPath, what);
+      if (!seen) continue; // released in between: try again
       const now = machine();
-      const owner = parseOwner(text);
+      const owner = parseOwner(seen.text);
       // A lock being written right now reads empty: give its writer a moment rather than take it.
-      if (!owner && now.now - info.mtimeMs < 2_000) {
+      if (!owner && now.now - seen.mtimeMs < 2_000) {
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
       // Our own PID on this host is a leftover of an earlier process that had it: never a live owner.
       const ours = owner?.pid === process.pid && (owner.host === undefined || owner.host === now.host);
       if (owner && !ours) {
-        const verdict = judgeLock(owner, info.mtimeMs, now);
-        if (!verdict.stale) throw heldError(owner, info.mtimeMs, lockPath, now.now);
+        const verdict = judgeLock(owner, seen.mtimeMs, now);
+        if (!verdict.stale) throw heldError(owner, seen.mtimeMs, lockPath, now.now);
       }
-      await unlink(lockPath).catch(() => {});
+      removeStaleLock(lockPath, seen, what);
+      // Another run taking the same stale lock over: give it the moment it needs.
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
     }
+  } catch (err) {
+    throw lockError(err, lockPath);
   }
 }
 

@@ -4,11 +4,9 @@
  * rewritten atomically so a crash never leaves half a file.
  */
 import { configFile } from './paths.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 
-// Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams, which a
-// command that only reads its config never needs (start-up; see bin/code-cache.js).
-const { readFileSync } = process.getBuiltinModule('node:fs');
+import { ownPath, readOwnText } from '../util/own-files.js';
 
 export type CredentialKind = 'api_key' | 'oauth';
 
@@ -60,7 +58,8 @@ export class ConfigStore {
   }
 
   profile(name: string): ProfileConfig | undefined {
-    return this.data.profiles[name];
+    // Own keys only: `constructor` is not a profile because every object has one.
+    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
   }
 
   profileNames(): string[] {
@@ -105,23 +104,43 @@ export class ConfigStore {
   private async save(): Promise<void> {
     // Temp file + flush + replace, retried while Windows reports the file busy (src/util/replace-file.ts).
     const { writeFileAtomic } = await import('../util/replace-file.js');
-    await writeFileAtomic(this.path, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+    // Into the folder as checked and resolved once (util/own-files.ts): never through another user's link.
+    await writeFileAtomic(ownPath(this.path, 'the config folder'), JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
   }
 }
 
 async function readConfig(path: string): Promise<ConfigData> {
+  // Synchronously: a small file, and the first asynchronous fs call of a process starts
+  // libuv's thread pool (four threads), a few ms of every command's start-up. Only a file
+  // and folders no other user can change (util/own-files.ts): a planted config could send
+  // the credential to any server. An administrator's root-owned config is fine.
+  const text = readOwnText(path, 'the config file', { rootMayOwn: true });
+  if (text === null) return { profiles: {} };
   try {
-    // Synchronously: a small file, and the first asynchronous fs call of a process starts
-    // libuv's thread pool (four threads), a few ms of every command's start-up.
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ConfigData>;
+    const parsed = JSON.parse(text) as Partial<ConfigData>;
     return { ...parsed, profiles: parsed.profiles ?? {} };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
     throw new CliError(`Cannot read config file ${path}: ${(err as Error).message}`);
   }
 }
 
-/** --profile, then MSGCTL_PROFILE, then the config's default, then "default". */
+/** --profile, then MSGCTL_PROFILE, then the config's default, then "default"; a name that is not plain is a usage error. */
 export function chooseProfileName(flag: string | undefined, env: Env, config: ConfigStore): string {
-  return flag || env.MSGCTL_PROFILE || config.defaultProfile || 'default';
+  const name = flag || env.MSGCTL_PROFILE || config.defaultProfile || 'default';
+  checkProfileName(name, flag ? '--profile' : env.MSGCTL_PROFILE ? 'MSGCTL_PROFILE' : `default_profile in ${config.path}`);
+  return name;
+}
+
+/**
+ * A profile name is a plain name: letters, digits, `.`, `_`, `-`, starting with a letter or
+ * digit, at most 64 characters, and not a name every JavaScript object already has
+ * (`constructor`, `toString`; `__proto__` starts with `_`). It names a key of the config,
+ * of the credentials file and of the keychain: `__proto__` used to be "Stored" and then
+ * found nowhere, and a path separator has no business in any of them.
+ */
+export function checkProfileName(name: string, namedBy: string): void {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !(name in Object.prototype)) return;
+  throw new UsageError(`invalid profile name ${JSON.stringify(name)} (from ${namedBy}).`, [
+    'A profile name has letters, digits, ".", "_" and "-" only, starts with a letter or digit, and is at most 64 characters, e.g. "work" or "clinic-2".',
+  ]);
 }

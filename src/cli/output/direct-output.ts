@@ -1,26 +1,31 @@
 /**
  * The process's stdout and stderr for a command run in the main thread.
  *
- * Node creates process.stdout or process.stderr on first use, and that loads
- * its stream modules, plus net for a pipe or socket: ~5 ms of a ~38 ms
- * `msgctl send --dry-run` (bench/startup.mjs). DirectOutput writes with
- * fs.writeSync instead, where that is as safe as the stream:
+ * No write may keep SIGINT or SIGTERM from ending msgctl (docs/security.md, promise 7):
+ * a signal is handled in the event loop, so a write that blocks the main thread holds
+ * every handler and the grace timer with it. So:
  *
- * - a regular file or /dev/null: Node's own stream for these writes them
- *   synchronously too, so every byte goes there directly;
- * - a pipe or socket: the first PIPE_DIRECT_BYTES only. Node's stream puts a
- *   pipe in non-blocking mode and waits for a slow reader in its event loop,
- *   where Ctrl-C, SIGTERM and the grace timer still run; a blocking write to
- *   a full pipe would hold the process until the reader reads. A light
- *   command's answer (a resource, a dry run, an error) fits, and a pipe always
- *   has room for that much unless other writers have filled it; past it, Node's
- *   stream takes over.
+ * - a regular file or /dev/null: written directly with fs.writeSync (DirectOutput).
+ *   Node's own stream writes these synchronously too, so this costs nothing in
+ *   safety, and it spares creating the stream, which loads Node's stream modules.
+ * - a pipe, on Linux: written directly too, but through the pipe opened again in
+ *   non-blocking mode (/proc/self/fd/N), so a full pipe answers EAGAIN at once and
+ *   Node's stream takes the rest, waiting for the reader in the event loop where the
+ *   signal handlers and the grace timer run. (The first 4 KB used to be written with
+ *   a blocking writeSync: a pipe another process had filled held that write, and every
+ *   signal, for as long as nobody read: `( head -c 65536 /dev/zero; msgctl org --json )
+ *   | sleep 40`.) Creating Node's stream costs ~5 ms of a ~35 ms `send --dry-run`
+ *   (it loads stream and net); the direct write keeps that for the common case.
+ * - a pipe elsewhere, a socket: Node's stream, which puts the pipe in non-blocking mode.
+ * - a terminal: Node's stream, made non-blocking. Node writes to a terminal
+ *   synchronously, so a terminal on hold (Ctrl-S, or a program's tcflow) held the
+ *   write, and SIGTERM with it; libuv reopens a terminal for itself, so non-blocking
+ *   mode is this process's only and does not reach the shell. The end of what is
+ *   written waits in the stream; main() waits for it before exiting (`whenWritten`).
+ * - Windows: Node's streams as they are (its console wants UTF-16 writes).
  *
- * A terminal, anything on Windows (its console wants UTF-16 writes) and any
- * other device get Node's stream as before. A write refused with EAGAIN (a
- * pipe another process left non-blocking, and full) also hands the rest to
- * Node's stream, so nothing is lost or reordered. Before the process exits,
- * main() waits for whatever Node's stream still holds (`whenWritten`).
+ * A file that blocks in the kernel (a hung NFS server with a hard mount) holds any
+ * process that writes to it, Node's streams included: only SIGKILL ends it.
  *
  * When stdout cannot be written, direct or through Node's stream: a reader gone
  * away (EPIPE: `msgctl … | head`) ends the process with status 0; any other
@@ -39,35 +44,28 @@ type StdioFd = 1 | 2;
 // Loaded at Node's bootstrap already; taken once, not on every write.
 const fs = process.getBuiltinModule('node:fs');
 
-/** What may go straight into a pipe or socket (PIPE_BUF on Linux: a write this small is atomic). */
-export const PIPE_DIRECT_BYTES = 4096;
-
 export class DirectOutput implements OutStream {
   readonly isTTY = false;
   readonly columns = undefined;
   /** Node's stream, once a write could not be done here (or a caller needed a real stream). */
   private fallback: NodeJS.WriteStream | null = null;
-  private written = 0;
 
-  /** `limit`: bytes this descriptor takes directly (Infinity for a file). */
+  /** `fd`: which of the process's outputs; `target`: the descriptor written (fd itself, or a non-blocking one of its pipe). */
   constructor(
     private readonly fd: StdioFd,
-    private readonly limit: number,
+    private readonly target: number = fd,
   ) {}
 
   write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean {
     if (this.fallback) return this.fallback.write(chunk, callback);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (this.written + bytes.length > this.limit) return this.stream().write(bytes, callback);
     for (let at = 0; at < bytes.length; ) {
       try {
-        const n = fs.writeSync(this.fd, bytes, at);
-        at += n;
-        this.written += n;
+        at += fs.writeSync(this.target, bytes, at);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EINTR') continue;
-        // EAGAIN (a full non-blocking pipe): Node's stream waits for the reader and writes the rest.
+        // EAGAIN (a full pipe): Node's stream waits for the reader in the event loop and writes the rest.
         if (code === 'EAGAIN') return this.stream().write(bytes.subarray(at), callback);
         if (this.fd === 1) outputFailed(err as NodeJS.ErrnoException);
         break; // stderr: nowhere to say so, and the command's status still tells
@@ -100,8 +98,8 @@ export class DirectOutput implements OutStream {
  * (module comment), else Node's stream, on which a closed stdout reader ends the process with 0.
  */
 export function mainThreadOutput(fd: StdioFd): OutStream {
-  const limit = directBytes(fd);
-  return limit > 0 ? new DirectOutput(fd, limit) : nodeStream(fd);
+  const target = directTarget(fd);
+  return target === null ? nodeStream(fd) : new DirectOutput(fd, target);
 }
 
 /** Node's stream for `fd`, created here, with the error handling of the module comment. */
@@ -109,14 +107,25 @@ function nodeStream(fd: StdioFd): NodeJS.WriteStream {
   return fd === 1 ? handleStdoutErrors(process.stdout) : handleStderrErrors(process.stderr);
 }
 
-/** stdout that cannot be written: status 0 for a closed reader (`| head`), else 1 (module comment). */
+/**
+ * stdout that cannot be written: status 0 for a closed reader (`| head`), else 1 (module comment);
+ * on a terminal, non-blocking.
+ */
 export function handleStdoutErrors(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
-  return stdout.on('error', outputFailed);
+  return nonBlockingTerminal(stdout.on('error', outputFailed));
 }
 
-/** stderr that cannot be written drops the text, rather than crashing the command over it. */
+/** stderr that cannot be written drops the text, rather than crashing the command over it; on a terminal, non-blocking. */
 export function handleStderrErrors(stderr: NodeJS.WriteStream): NodeJS.WriteStream {
-  return stderr.on('error', () => undefined);
+  return nonBlockingTerminal(stderr.on('error', () => undefined));
+}
+
+/** Node makes a terminal's stream blocking (tty.WriteStream); the module comment says why it must not be. */
+function nonBlockingTerminal(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (stream.isTTY && process.platform !== 'win32') {
+    (stream as unknown as { _handle?: { setBlocking?(blocking: boolean): unknown } })._handle?.setBlocking?.(false);
+  }
+  return stream;
 }
 
 /** Ends the process over a failed stdout write: a closed reader is a normal end, anything else a failure. */
@@ -136,17 +145,22 @@ function outputFailed(err: NodeJS.ErrnoException): never {
   process.exit(ExitCode.Failure);
 }
 
-/** How many bytes `fd` takes by fs.writeSync (module comment); 0: Node's stream from the start. */
-function directBytes(fd: StdioFd): number {
-  if (process.platform === 'win32') return 0;
+/**
+ * The descriptor to write `fd`'s bytes to with fs.writeSync (module comment), or null for Node's
+ * stream from the start: `fd` itself for a file or /dev/null; for a pipe on Linux, the pipe
+ * opened again non-blocking (/proc/self/fd/N is a new open file of the same pipe, so the mode
+ * is ours alone), where a full pipe answers EAGAIN instead of holding the process.
+ */
+function directTarget(fd: StdioFd): number | null {
+  if (process.platform === 'win32') return null;
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isFile()) return Infinity;
-    if (stat.isFIFO() || stat.isSocket()) return PIPE_DIRECT_BYTES;
-    // /dev/null (cron jobs, `>/dev/null`); a terminal is a character device too, and keeps Node's stream.
-    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? Infinity : 0;
+    if (stat.isFile()) return fd;
+    if (stat.isFIFO()) return process.platform === 'linux' ? fs.openSync(`/proc/self/fd/${fd}`, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK) : null;
+    // /dev/null (cron jobs, `>/dev/null`); a socket, a terminal (a character device too) get Node's stream.
+    return stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev ? fd : null;
   } catch {
-    return 0; // closed or unusual: Node's stream decides
+    return null; // closed, unusual, or a pipe without a reader: Node's stream decides
   }
 }
 

@@ -4,28 +4,44 @@
  * Patients write message bodies and (through inbound SMS) their own names, so
  * any string that came from data can hold terminal control sequences: ESC
  * starts CSI/OSC sequences that retitle the terminal, write the clipboard or
- * clear the screen; C1 controls (U+0080–U+009F) do the same on terminals that
- * honour 8-bit controls; bidi overrides and zero-width characters make text
- * read differently from what it is. Every such character becomes a visible
- * escape (`\x1b`, `\u202e`) instead of reaching the terminal. The CLI's own
- * colour codes are added after this, so they stay.
+ * clear the screen; C1 controls (U+0080–U+009F, U+009B is a one-character CSI)
+ * do the same on terminals that honour 8-bit controls; bidi overrides and
+ * isolates make text read differently from what it is; invisible characters
+ * (zero-width ones, tag characters U+E0000–E007F that can spell a hidden
+ * message, variation selectors that can carry hidden bytes, fillers such as
+ * U+3164 or U+2800 that look like nothing or like a space) hide what text
+ * holds. Every such character becomes a visible escape (`\x1b`, `\u202e`,
+ * `\u{e0041}`) instead of reaching the terminal. The CLI's own colour codes
+ * are added after this, so they stay.
  *
- * `--json` output is not passed through here: JSON escapes controls itself.
- * `wellFormedJson` only makes sure a JSON document is one every reader
- * accepts (a lone surrogate becomes U+FFFD).
+ * `--json` escapes the same characters as `\uXXXX` when it is written to a
+ * terminal (jsonForTerminal): the value a JSON reader gets is the same, only
+ * the bytes differ. Piped JSON is left byte-exact. `wellFormedJson` makes sure
+ * a JSON document is one every reader accepts (a lone surrogate becomes U+FFFD).
  */
 
-// C0 (except the ones a caller keeps), DEL, C1, Arabic letter mark, zero-width
-// space/joiners, LRM/RLM, line/paragraph separators, bidi embeddings/overrides/
-// isolates, word joiner and invisible operators, BOM/zero-width no-break
-// space, interlinear annotation controls, and unpaired surrogates.
-const UNSAFE =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// The one set, by Unicode property where one fits (so it follows Node's Unicode version):
+//   \p{Cc}  C0 controls, DEL, C1 controls;
+//   \p{Cf}  every format character: soft hyphen, bidi marks, embeddings, overrides and isolates,
+//           zero-width space/joiners, word joiner, invisible operators, U+206A–206F, BOM,
+//           interlinear annotation, tag characters;
+//   \p{DI}  Default_Ignorable_Code_Point, what Unicode says renders as nothing: U+034F, the
+//           Hangul fillers U+115F/1160/3164/FFA0, Khmer U+17B4/17B5, Mongolian selectors,
+//           variation selectors U+FE00–FE0F and U+E0100–E01EF, U+E0000–E0FFF;
+//   \p{Zl} \p{Zp}  line and paragraph separators (they break a line like a newline);
+//   U+2800  the braille blank, which looks like a space but is not one;
+//   \p{Cs}  a surrogate that is not half of a pair (not Unicode at all).
+// Tab, LF and CR are the callers' to keep or escape (terminalSafe's keepLines).
+// Except: U+FE0E/U+FE0F right after an emoji (❤️, #️⃣), where they only choose text or
+// colour presentation. A reaction is stored in that form, and escaping it would garble every
+// heart; anywhere else (after a letter, or one after another) they could only hide data.
+const UNSAFE = /(?![\t\n\r])(?!(?<=\p{Emoji})[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F]{2}))[\p{Cc}\p{Cf}\p{DI}\p{Zl}\p{Zp}\p{Cs}\u2800]/gu;
 const TAB_NEWLINE = /[\t\n\r]/g;
 
 function visible(ch: string): string {
-  const code = ch.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = ch.codePointAt(0)!;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
 /**
@@ -37,6 +53,22 @@ export function terminalSafe(text: string, options: { keepLines?: boolean } = {}
   const escaped = text.replace(UNSAFE, visible);
   if (options.keepLines) return escaped.replace(/\r(?!\n)/g, '\\r');
   return escaped.replace(TAB_NEWLINE, visible);
+}
+
+/**
+ * JSON text for a terminal: every character of the unsafe set (above) written as a JSON
+ * escape (`\u009b`, `\u202e`, a pair `\udb40\udc41` for a tag character). Valid on the
+ * whole text: these characters can only stand inside JSON strings (JSON's own whitespace
+ * is space, tab, CR and LF, which JSON.stringify never leaves raw in a string and this
+ * keeps), so a reader gets exactly the same value. A lone surrogate is left to wellFormedJson.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(UNSAFE, (ch) => {
+    if (/^\p{Cs}$/u.test(ch)) return ch;
+    let out = '';
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }
 
 /**
@@ -85,4 +117,27 @@ export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   return terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
+}
+
+/** What jsonOnTerminal wraps: a stream with the parts Output uses (output.ts's OutStream). */
+interface TextSink {
+  write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/**
+ * `--json` output as written: on a terminal, every write goes through jsonForTerminal
+ * (the stream carries nothing but JSON Lines then); anywhere else the stream itself,
+ * so piped JSON stays byte-exact.
+ */
+export function jsonOnTerminal<T extends TextSink>(out: T): T | TextSink {
+  if (!out.isTTY) return out;
+  return {
+    isTTY: true,
+    columns: out.columns,
+    write: (chunk, callback) => out.write(jsonForTerminal(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')), callback),
+    once: (event, listener) => out.once(event, listener),
+  };
 }

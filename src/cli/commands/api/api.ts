@@ -15,6 +15,16 @@ function httpMethod(value: string): string {
   return upper;
 }
 
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
+
+/** `--max-body`: bytes, or with a unit (`64M`, `1GiB`, `512k`: powers of 1024). */
+export function parseByteSize(value: string): number {
+  const match = /^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$/i.exec(value);
+  const bytes = match ? Number(match[1]) * SIZE_UNITS[match[2]!.toLowerCase()]! : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new InvalidArgumentError('Give a size such as 64M, 1GiB or 1048576 (bytes).');
+  return bytes;
+}
+
 export interface ApiOptions extends ApiFlags {
   /** Upper case (the parser makes it so). */
   method: string;
@@ -43,6 +53,7 @@ export function registerApi(program: Command, act: Act): void {
     .option('--input <file>', 'read the whole JSON request body from a file (- for stdin) instead of fields')
     .option('--paginate', 'GET every page of a list, following pagination.next_cursor, and print each record as a JSON line')
     .option('-i, --include', 'print the HTTP status line and response headers (each page\'s with --paginate) before the body')
+    .option('--max-body <size>', 'read a response body of up to this size (default 32MiB; e.g. 512M, 2GiB): more is refused, not read', parseByteSize)
     .action(act((ctx, method: string, path: string, flags: ApiFlags) => run(ctx, { ...flags, method, path })));
   api.addHelpText(
     'after',
@@ -59,5 +70,6 @@ codes (3 auth, 4 not found, 5 conflict, 6 validation, 7 rate limited, 8 unavaila
     `msgctl api POST /patient-messages -f 'to[phone]=+15555550123' -f body="Your results are ready" -f channel=sms`,
     'msgctl api PATCH /patients/3f0c2a4e-… -F date_of_birth=null',
     'jq -n \'{first_name:"Ada",last_name:"Lovelace",phone:"+15555550142"}\' | msgctl api POST /patients --input -',
+    "msgctl api GET /patients -F 'page[limit]=100' --max-body 256M > page.json",
   ]);
 }

@@ -1,0 +1,105 @@
+/**
+ * Opening the files msgctl keeps for a user — config.json, the credentials file, batch
+ * journals, lock files — so that nothing another local user can create, replace or swap
+ * is ever read or written as one of them (docs/security.md, promise 8). The rules are
+ * bin/own-path.js's, bundled from there (the code cache checks its folder the same way
+ * before the bundle loads): every folder on the way the user's or root's and writable by
+ * nobody else unless sticky, the path resolved once, the file opened without following a
+ * link and checked on the open descriptor (owner, one link, mode, a regular file).
+ *
+ * A file or folder that fails is refused with what is wrong, naming it, as ssh's
+ * StrictModes does: never silently used, never silently skipped.
+ */
+import { basename, dirname, join } from 'node:path';
+import { checkFolder, checksPaths, openOwnFile } from '../../../bin/own-path.js';
+import { CliError } from '../errors.js';
+
+// Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams (start-up; see bin/code-cache.js).
+const fs = process.getBuiltinModule('node:fs');
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = fs.constants;
+
+export { checksPaths };
+
+export interface FileRules {
+  /** Readable by nobody else either (credentials). */
+  secret?: boolean;
+  /** A root-owned file is fine to read (a config an administrator put there). */
+  rootMayOwn?: boolean;
+}
+
+/** A file or folder another user could have put there or could change: refused. */
+export class UnsafeFileError extends CliError {
+  constructor(what: string, problem: string) {
+    super(`Refusing to use ${what}: ${problem}.`, undefined, [
+      'Another local user could have put it there or could change it. Make the file and every folder above it yours (or root\'s) and writable only by you, e.g. chmod go-w FOLDER, or point msgctl somewhere that is (HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, --journal).',
+      'If someone else could have written it, check what it holds before using it again.',
+    ]);
+    this.name = 'UnsafeFileError';
+  }
+}
+
+/** `folder` checked, as the path to use from now on (resolved once); throws ENOENT when missing. */
+export function ownFolder(folder: string, what: string, options: { own?: boolean } = {}): string {
+  const checked = checkFolder(folder, options);
+  if ('problem' in checked) throw new UnsafeFileError(what, checked.problem);
+  return checked.path;
+}
+
+/** `folder`, made if missing (owner-only, one level at a time like mkdir -p), then checked. */
+export function ensureOwnFolder(folder: string, what: string): string {
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return ownFolder(folder, what);
+}
+
+export type OpenFor = 'read' | 'append' | 'update' | 'truncate' | 'create';
+
+const FLAGS: Record<OpenFor, number> = {
+  read: O_RDONLY,
+  append: O_WRONLY | O_APPEND,
+  update: O_RDWR,
+  truncate: O_WRONLY | O_TRUNC,
+  // Exclusive: never through something already at that name (a link, another user's file).
+  create: O_WRONLY | O_CREAT | O_EXCL,
+};
+
+/**
+ * Opens `path` (a file in a folder that passes ownFolder) as `how`; returns its descriptor,
+ * or null when it does not exist (for `create`: throws EEXIST when it does).
+ */
+export function openOwn(path: string, how: OpenFor, what: string, rules: FileRules = {}): number | null {
+  let folder: string;
+  try {
+    folder = how === 'create' ? ensureOwnFolder(dirname(path), what) : ownFolder(dirname(path), what);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  let opened;
+  try {
+    opened = openOwnFile(folder, basename(path), FLAGS[how], { ...rules, mode: 0o600 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // O_NOFOLLOW refuses a symlink at the name with ELOOP (EMLINK on some BSDs).
+    if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(folder, basename(path))} is a symbolic link`);
+    throw err;
+  }
+  if ('problem' in opened) throw new UnsafeFileError(what, opened.problem);
+  return opened.fd;
+}
+
+/** The text of a file of the user's own, or null when there is none. */
+export function readOwnText(path: string, what: string, rules: FileRules = {}): string | null {
+  const fd = openOwn(path, 'read', what, rules);
+  if (fd === null) return null;
+  try {
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The resolved folder of `path` joined with its name: where to write beside it (temp files, renames). */
+export function ownPath(path: string, what: string): string {
+  return join(ensureOwnFolder(dirname(path), what), basename(path));
+}

@@ -1,0 +1,116 @@
+/**
+ * The path rules of bin/own-path.js, which the code cache (bin/code-cache.js) and the
+ * CLI's own files (src/cli/util/own-files.ts, which bundles it) share: one table of
+ * cases, checked through the CLI's wrapper, which also names what is wrong. Cases with
+ * another user's files need root (chown); they are skipped elsewhere, saying so.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { chmodSync, chownSync, closeSync, lchownSync, linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkFolder } from '../../bin/own-path.js';
+import { openOwn, ownFolder, readOwnText, UnsafeFileError } from '../../src/cli/util/own-files.js';
+
+const posix = process.platform !== 'win32';
+const root = process.getuid?.() === 0;
+const OTHER = 65534;
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'msgctl-own-')));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let n = 0;
+function folder(mode = 0o700): string {
+  const path = join(base, `f${n++}`);
+  mkdirSync(path);
+  chmodSync(path, mode);
+  return path;
+}
+
+function problemOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UnsafeFileError);
+    return (err as Error).message;
+  }
+  return 'accepted';
+}
+
+describe.skipIf(!posix)('own folders', () => {
+  it('accepts the user\'s own folder, and one reached through the user\'s own link in a sticky folder (resolved)', () => {
+    const own = folder();
+    expect(ownFolder(own, 'x')).toBe(own);
+    const sticky = folder(0o1777);
+    symlinkSync(own, join(sticky, 'link'));
+    expect(ownFolder(join(sticky, 'link'), 'x')).toBe(own);
+    expect(checkFolder(join(sticky, 'link'), { own: true })).toEqual({ path: own });
+  });
+
+  it('refuses a folder others can write to, and anything below one', () => {
+    const open = folder(0o777);
+    mkdirSync(join(open, 'below'), { mode: 0o700 });
+    expect(problemOf(() => ownFolder(open, 'the config file'))).toBe(`Refusing to use the config file: ${open} is writable by other users (mode 0777).`);
+    expect(problemOf(() => ownFolder(join(open, 'below'), 'x'))).toMatch(`${open} is writable by other users (mode 0777), so they could replace ${join(open, 'below')}`);
+    const viaLink = folder();
+    symlinkSync(join(open, 'below'), join(viaLink, 'link'));
+    expect(problemOf(() => ownFolder(join(viaLink, 'link'), 'x'))).toMatch(`(${join(viaLink, 'link')} leads there)`);
+  });
+
+  it.skipIf(!root)('refuses another user\'s folder or link in a sticky folder (skipped unless root: needs chown)', () => {
+    const sticky = folder(0o1777);
+    const theirs = join(sticky, 'theirs');
+    mkdirSync(theirs, { mode: 0o755 });
+    chownSync(theirs, OTHER, OTHER);
+    expect(problemOf(() => ownFolder(theirs, 'x'))).toMatch(`${theirs} belongs to another user (uid ${OTHER})`);
+    const own = folder();
+    const link = join(sticky, 'link');
+    symlinkSync(own, link);
+    // The link itself becomes the other user's; its target stays ours.
+    lchownSync(link, OTHER, OTHER);
+    expect(problemOf(() => ownFolder(link, 'x'))).toMatch(`${link} belongs to another user (uid ${OTHER})`);
+  });
+});
+
+describe.skipIf(!posix)('own files', () => {
+  it('reads the user\'s own file; none is null', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'config.json'), '{}', { mode: 0o600 });
+    expect(readOwnText(join(dir, 'config.json'), 'x')).toBe('{}');
+    expect(readOwnText(join(dir, 'missing.json'), 'x')).toBeNull();
+    expect(readOwnText(join(dir, 'no-folder', 'missing.json'), 'x')).toBeNull();
+  });
+
+  it('refuses a link at the name, a second hard link, a file others can write, a secret others can read', () => {
+    const dir = folder();
+    const file = join(dir, 'file');
+    writeFileSync(file, 'x', { mode: 0o600 });
+    symlinkSync(file, join(dir, 'link'));
+    expect(problemOf(() => readOwnText(join(dir, 'link'), 'the journal'))).toBe(`Refusing to use the journal: ${join(dir, 'link')} is a symbolic link.`);
+    linkSync(file, join(dir, 'hard'));
+    expect(problemOf(() => readOwnText(file, 'x'))).toMatch(`${file} has 2 hard links`);
+    rmSync(join(dir, 'hard'));
+    chmodSync(file, 0o666);
+    expect(problemOf(() => readOwnText(file, 'x'))).toMatch(`${file} is writable by other users (mode 0666)`);
+    chmodSync(file, 0o644);
+    expect(readOwnText(file, 'x')).toBe('x');
+    expect(problemOf(() => readOwnText(file, 'x', { secret: true }))).toMatch(`${file} can be read by other users (mode 0644)`);
+  });
+
+  it('creates exclusively: never over something already at the name', () => {
+    const dir = folder();
+    const fd = openOwn(join(dir, 'new', 'lock'), 'create', 'x');
+    expect(fd).not.toBeNull();
+    closeSync(fd!);
+    expect(() => openOwn(join(dir, 'new', 'lock'), 'create', 'x')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'dangling'));
+    expect(() => openOwn(join(dir, 'dangling'), 'create', 'x')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+  });
+
+  it.skipIf(!root)('refuses another user\'s file, even in a sticky folder where it may be (skipped unless root: needs chown)', () => {
+    const sticky = folder(0o1777);
+    const planted = join(sticky, 'night.journal');
+    writeFileSync(planted, '');
+    chmodSync(planted, 0o666);
+    chownSync(planted, OTHER, OTHER);
+    expect(problemOf(() => openOwn(planted, 'append', 'the journal'))).toBe(`Refusing to use the journal: ${planted} belongs to another user (uid ${OTHER}).`);
+  });
+});
