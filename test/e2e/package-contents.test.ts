@@ -4,6 +4,7 @@
  * carry the whole TypeScript source), sources, tests, fixtures or tooling.
  */
 import { execFileSync } from 'node:child_process';
+import { execa } from 'execa';
 import { cpSync, mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,13 +27,12 @@ function cleanCheckout(): string {
 }
 
 describe('npm pack', () => {
-  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', () => {
+  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', async () => {
     const dir = cleanCheckout();
     expect(existsSync(join(dir, 'dist'))).toBe(false);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+    // Not execFileSync: a worker blocked for the whole build cannot answer vitest (onTaskUpdate timeouts).
+    const { stdout: out } = await execa('npm', ['pack', '--json', '--pack-destination', scratch], {
       cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, npm_config_loglevel: 'error' },
     });
     const [result] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
