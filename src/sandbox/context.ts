@@ -21,8 +21,6 @@ export interface SandboxOptions {
   seedMessages?: number;
   /** Quiet by default; `msgctl sandbox --verbose` logs requests. */
   log?: (line: string) => void;
-  /** Keep a log of API requests for `testing.requests()` (tests only; off for `msgctl sandbox`). */
-  recordRequests?: boolean;
 }
 
 export class SandboxContext {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { findPrincipal } from '../../src/sandbox/http/principal.js';
-import { encodeCursor } from '../../src/sandbox/http/cursor.js';
-import { readMessageQuery } from '../../src/sandbox/domain/message-query.js';
+import { findPrincipal } from '../../src/sandbox/domain/principal.js';
+import { encodeCursor } from '../../src/sandbox/domain/paging.js';
+import { readMessageQuery } from '../../src/sandbox/routes/message-query-params.js';
 import { messagesPage } from '../../src/sandbox/domain/message-pages.js';
 import type { ApiRequest } from '../../src/sandbox/http/route.js';
 import type { MessageRecord } from '../../src/sandbox/domain/records.js';
@@ -150,7 +150,7 @@ describe('GET /patient-messages pages', () => {
   it('page cost does not grow with the position in the list', () => {
     const { sb, credentials } = sandbox.current;
     const principal = findPrincipal(sb, credentials.api_key)!;
-    const request = (query: Record<string, string>): ApiRequest => ({ principal, query, params: {}, body: {}, headers: {}, requestId: 'x', raw: {} as never });
+    const request = (query: Record<string, string>): ApiRequest => ({ principal, query, params: {}, page: { limit: 100, after: query['page[after]'] ?? null }, body: {}, headers: {}, requestId: 'x', raw: {} as never });
     const query = readMessageQuery(request({ after: '2000-01-01' }), sb);
     const timeline = sb.db.messages.where('1', [], 'created_ms, id');
     const cursorAt = (m: MessageRecord) =>
@@ -158,7 +158,7 @@ describe('GET /patient-messages pages', () => {
     const time = (cursor: string | undefined) => {
       const q = { after: '2000-01-01', 'page[limit]': '100', ...(cursor ? { 'page[after]': cursor } : {}) };
       const started = performance.now();
-      for (let i = 0; i < 30; i++) messagesPage(sb, request(q), readMessageQuery(request(q), sb));
+      for (let i = 0; i < 30; i++) messagesPage(sb, request(q).page, readMessageQuery(request(q), sb));
       return performance.now() - started;
     };
     time(undefined); // warm up
