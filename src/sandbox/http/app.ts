@@ -12,6 +12,7 @@ import { applyQueuedFault, type FaultState } from '../routes/faults.js';
 import {
   BODY_LIMIT_BYTES,
   clientErrorHandler,
+  HEADER_LIMIT_BYTES,
   edgeProblem,
   installBodyParsers,
   parseQueryString,
@@ -35,6 +36,8 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
     genReqId: () => randomUUID(),
     // 1 MB fits every request but an import (its route allows more); see edge.ts.
     bodyLimit: BODY_LIMIT_BYTES,
+    // The documented 16 KB for the request line and headers, whatever NODE_OPTIONS says.
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
     routerOptions: { querystringParser: parseQueryString },
     clientErrorHandler,
     // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
