@@ -12,7 +12,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/csv/${name}
 let sandbox: RunningSandbox;
 beforeEach(async () => {
   // A fresh world per test: the same file imported twice into one sandbox would be replayed.
-  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0, recordRequests: true });
+  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0 });
+  sandbox.testing.recordRequests();
 });
 afterEach(async () => sandbox.close());
 
