@@ -73,6 +73,17 @@ export function nonNegativeNumber(value: string): number {
   return n;
 }
 
+/**
+ * --day-first / --month-first, declared once for every command that reads
+ * numeric dates (util/date-order.ts says how they combine with the profile).
+ */
+export function dayFirstOption(): Option {
+  return new Option('--day-first', 'read numeric dates such as 03/02/1969 as day/month/year (3 February)');
+}
+export function monthFirstOption(): Option {
+  return new Option('--month-first', 'read numeric dates such as 03/02/1969 as month/day/year (2 March)');
+}
+
 /** For repeatable flags: `--patient a --patient b`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -27,6 +27,14 @@ export interface ProfileConfig {
   /** Root of the OAuth server ({auth_url}), when it is not the API's origin. */
   auth_url?: string;
   organization?: { id: string; name: string };
+  /** How numeric dates such as 03/02/1969 are read (util/date-order.ts); absent: from `region`, else never guessed. */
+  date_order?: 'day-first' | 'month-first';
+  /** Colour on a terminal: auto (default), always, never. */
+  color?: 'auto' | 'always' | 'never';
+  /** Pager for long terminal output; '' means none. */
+  pager?: string;
+  /** Zone times are shown in: local (default), organization, or an IANA name. */
+  time_zone?: string;
 }
 
 export interface ConfigData {
