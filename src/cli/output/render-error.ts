@@ -55,6 +55,12 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     else write([`error: ${message}`, ...hints.map((h) => `  ${h}`)].join('\n'));
     return ExitCode.Unavailable;
   }
+  if (err instanceof CliError && err.name === 'Declined') {
+    // A "no" at a confirmation: nothing failed, so no "error:" (util/confirm.ts).
+    if (sink.json) write(stringifyWellFormed(localProblem('declined', 'Nothing changed', err.message)));
+    else write(err.message);
+    return err.exitCode;
+  }
   if (err instanceof CliError) {
     const [code, title] =
       err.exitCode === ExitCode.Usage

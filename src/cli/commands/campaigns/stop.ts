@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Act } from '../kit.js';
-import { printCampaign, transition } from './common.js';
+import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 
 export interface CampaignsStopOptions {
   id: string;
@@ -14,7 +14,17 @@ export async function run(ctx: Context, opts: CampaignsStopOptions): Promise<voi
   const { campaignPath } = await import('../../campaigns/input.js');
   campaignPath(opts.id);
   const { confirmDestructive } = await import('../../util/confirm.js');
-  await confirmDestructive(ctx, `Stop campaign ${opts.id}? Recipients not yet sent are cancelled and it cannot be started again.`, opts.yes);
+  await confirmDestructive(ctx, {
+    yes: opts.yes,
+    action: `Stop campaign ${opts.id}`,
+    question: async () => {
+      const campaign = await fetchCampaign(ctx, opts.id);
+      return (
+        `Stop campaign ${campaignLabel(campaign)}? ${recipientCount(campaign.counts.pending)} not yet sent will be cancelled` +
+        ` (${campaign.counts.sent} already sent), and it cannot be started again.`
+      );
+    },
+  });
   const campaign = await transition(ctx, opts.id, 'stop', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
   ctx.out.info(`Campaign ${campaign.id} is stopped; ${campaign.counts.skipped} recipients were skipped or cancelled.`);
