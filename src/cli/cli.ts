@@ -78,7 +78,9 @@ export async function run(argv: string[], { io, env, signal, services }: RunOpti
     const { renderError } = await import('./output/render-error.js');
     // Hints about where the command was talking to (a sandbox not running, a base URL without /v1).
     const baseUrl = await commandContext?.configuredBaseUrl().catch(() => null);
-    return renderError(err, { stderr: io.stderr, json, verbose, baseUrl });
+    // Hints about the credential: with MSGCTL_API_KEY set, `auth set-key` and `login` change nothing.
+    const credentialSource = await commandContext?.credentialSourceIfKnown();
+    return renderError(err, { stderr: io.stderr, json, verbose, baseUrl, credentialSource });
   }
 }
 
