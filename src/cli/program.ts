@@ -23,6 +23,9 @@ import { registerStaff } from './commands/staff/index.js';
 import { registerApi } from './commands/api/api.js';
 import { registerSandbox } from './commands/sandbox/command.js';
 import { registerCompletion } from './commands/completion/completion.js';
+import { registerCompleteValues } from './commands/completion/complete-values.js';
+import { registerConfig } from './commands/config/index.js';
+import { registerProfiles } from './commands/profiles/index.js';
 import { registerReference } from './commands/reference/reference.js';
 
 /**
@@ -70,8 +73,11 @@ export const TOP_LEVEL: readonly (readonly [readonly string[], (program: Command
   [['staff'], registerStaff],
   [['api'], registerApi],
   [['sandbox'], registerSandbox],
+  [['config'], registerConfig],
+  [['profiles'], registerProfiles],
   [['completion'], registerCompletion],
   [['__reference'], registerReference],
+  [['__complete'], registerCompleteValues],
 ];
 
 export interface BuildOptions {

@@ -5,11 +5,11 @@
  */
 import { Option, type Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
-import { retryCount, timeoutSeconds } from './kit.js';
+import { completeWith, retryCount, timeoutSeconds } from './kit.js';
 
 export function globalOptions(): Option[] {
   return [
-    new Option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)'),
+    completeWith(new Option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)'), 'profiles'),
     new Option('--base-url <url>', 'API base URL including /v1 (env MSGCTL_BASE_URL)'),
     new Option('--json', 'print JSON Lines on stdout: one API object per line'),
     new Option('--verbose', 'log each request (method, path, status, duration, request id) on stderr'),

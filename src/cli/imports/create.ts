@@ -79,7 +79,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then(({ fetchBatchTarget }) => fetchBatchTarget(client, ctx.signal))
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
-    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows);
+    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows, sentIds);
     else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns);
   } catch (error) {
     if (tally.imports > 0) {
@@ -89,6 +89,10 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       );
     }
     throw error;
+  } finally {
+    // For completion of `imports get <TAB>`: the API cannot list imports (imports/recent.ts).
+    const { rememberImports } = await import('./recent.js');
+    await ctx.baseUrl().then((url) => rememberImports(ctx.env, url, sentIds), () => undefined);
   }
 
   if (tally.imports === 0) {
@@ -267,6 +271,7 @@ async function uploadAndFollow(
   namespace: () => Promise<string>,
   tally: ImportTally,
   dataRows: number,
+  ids: string[],
 ): Promise<void> {
   // The bar counts rows whose fate is known: refused locally, or processed by the service.
   const progress = await createProgress(ctx.io, { enabled: !ctx.opts.quiet, label: 'importing', total: dataRows });
@@ -278,6 +283,7 @@ async function uploadAndFollow(
       progress.update(processedBefore);
       let outcomes: Iterable<RowOutcome> = chunk.invalid;
       if (created) {
+        ids.push(created.id);
         const { current: finished, results } = await waitForImportResults(client, created.id, {
           signal: ctx.signal,
           onUpdate: (current) => progress.update(processedBefore + processedRows(current)),

@@ -1,7 +1,7 @@
 /** `msgctl campaigns archive <id>`: hide it from `campaigns list` (PATCH {archived: true}). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { setArchived } from './common.js';
 
 export interface CampaignsArchiveOptions {
@@ -17,5 +17,6 @@ export function register(campaigns: Command, act: Act): void {
     .command('archive <id>')
     .description('Hide a campaign from `campaigns list` (not while running; its status does not change)')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns archive "$ID"']);
 }

@@ -1,7 +1,7 @@
 /** `msgctl campaigns delete <id>`: a draft, completed or stopped campaign; asks first on a terminal. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { campaignLabel, fetchCampaign, recipientCount } from './common.js';
 
 export interface CampaignsDeleteOptions {
@@ -32,5 +32,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Delete a draft, completed or stopped campaign (asks first on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+  describeArguments(del, { id: ARGS.campaignId });
   examples(del, ['msgctl campaigns delete "$ID" --yes']);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { printCampaign } from './common.js';
 
 export interface CampaignsGetOptions {
@@ -20,5 +20,6 @@ export function register(campaigns: Command, act: Act): void {
     .command('get <id>')
     .description('Show one campaign with its counts (GET /campaigns/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(get, { id: ARGS.campaignId });
   examples(get, ['msgctl campaigns get "$ID"', 'msgctl campaigns get "$ID" --json | jq .counts']);
 }

@@ -1,7 +1,7 @@
 /** `msgctl campaigns pause <id>`: after the message in progress (POST /campaigns/{id}/pause). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { printCampaign, transition } from './common.js';
 
 export interface CampaignsPauseOptions {
@@ -21,5 +21,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Pause a running campaign after the message in progress (POST /campaigns/{id}/pause)')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried pause safe')
     .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  describeArguments(pause, { id: ARGS.campaignId });
   examples(pause, ['msgctl campaigns pause "$ID"']);
 }

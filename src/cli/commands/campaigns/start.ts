@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 
 export interface CampaignsStartOptions {
@@ -40,5 +40,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('-y, --yes', 'do not ask for confirmation (scripts)')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried start safe')
     .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  describeArguments(start, { id: ARGS.campaignId });
   examples(start, ['msgctl campaigns start "$ID"            # asks, naming the campaign and how many it texts', 'msgctl campaigns start "$ID" --yes && msgctl campaigns watch "$ID"   # in scripts']);
 }

@@ -1,7 +1,7 @@
 /** `msgctl campaigns stop <id>`: for good; asks first on a terminal, --yes otherwise (POST /campaigns/{id}/stop). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 
 export interface CampaignsStopOptions {
@@ -37,5 +37,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried stop safe')
     .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+  describeArguments(stop, { id: ARGS.campaignId });
   examples(stop, ['msgctl campaigns stop "$ID"', 'msgctl campaigns stop "$ID" --yes   # in scripts']);
 }

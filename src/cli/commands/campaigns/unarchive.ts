@@ -1,7 +1,7 @@
 /** `msgctl campaigns unarchive <id>`: back into `campaigns list` (PATCH {archived: false}). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { setArchived } from './common.js';
 
 export interface CampaignsUnarchiveOptions {
@@ -17,5 +17,6 @@ export function register(campaigns: Command, act: Act): void {
     .command('unarchive <id>')
     .description('Bring an archived campaign back into `campaigns list`')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns unarchive "$ID"']);
 }

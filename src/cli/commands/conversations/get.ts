@@ -1,7 +1,7 @@
 /** `msgctl conversations get <id>`: one patient conversation with its unread count. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 
 export interface ConversationsGetOptions {
   id: string;
@@ -17,5 +17,6 @@ export function register(conversations: Command, act: Act): void {
     .command('get <id>')
     .description('Show one patient conversation with its unread count (GET /patient-conversations/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(get, { id: ARGS.conversationId });
   examples(get, ['msgctl conversations get "$CONVERSATION_ID"', 'msgctl conversations get "$CONVERSATION_ID" --json | jq .unread_count']);
 }

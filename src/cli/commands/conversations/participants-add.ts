@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Participant } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ParticipantsAddOptions {
@@ -33,5 +33,6 @@ export function register(participants: Command, act: Act): void {
     .action(
       act((ctx, conversationId: string, flags: { user: string; idempotencyKey?: string }) => run(ctx, { ...flags, conversationId })),
     );
+  describeArguments(add, { 'conversation-id': ARGS.conversationId });
   examples(add, ['msgctl conversations participants add "$CONV" --user "$USER_ID"']);
 }

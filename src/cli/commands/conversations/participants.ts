@@ -1,7 +1,7 @@
 /** `msgctl conversations participants <conversation-id>`: list them (OAuth); `add` and `remove` hang under it. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
+import { ARGS, describeArguments, allOption, wideOption, examples, limitOption, type Act, type ListFlags } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsParticipantsOptions extends ListFlags {
@@ -27,6 +27,7 @@ export function register(conversations: Command, act: Act): Command {
     .addOption(allOption('print every participant, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+  describeArguments(participants, { 'conversation-id': ARGS.conversationId });
   examples(participants, [
     'msgctl conversations participants "$CONV"',
     'msgctl conversations participants add "$CONV" --user "$USER_ID"',

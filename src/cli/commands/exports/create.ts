@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Export } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { choices, examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, choices, examples, type Act } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 
@@ -40,6 +40,7 @@ export function register(exportsCmd: Command, act: Act): void {
     .action(
       act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => run(ctx, { ...flags, conversationId })),
     );
+  describeArguments(create, { 'conversation-id': ARGS.conversationId });
   examples(create, [
     'msgctl exports create "$CONV" --wait',
     'msgctl exports create "$CONV" --format csv --wait --json | jq -r .id',

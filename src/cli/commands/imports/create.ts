@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { LIMITS } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import type { CreateFlags } from '../../imports/create.js';
-import { collect, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
+import { describeArguments, collect, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
 
 export interface ImportsCreateOptions extends CreateFlags {
   file: string;
@@ -27,6 +27,7 @@ export function register(imports: Command, act: Act): void {
     .option('--chunk-size <n>', `rows per import, at most ${LIMITS.importMaxRows}`, positiveInt)
     .option('--idempotency-key <uuid>', 'derive the uploads\' keys from this instead of the file\'s content')
     .action(act((ctx, file: string, flags: CreateFlags) => run(ctx, { ...flags, file })));
+  describeArguments(create, { file: 'the CSV file (UTF-8 or UTF-16; `,` `;` or tab; a header line)' });
   examples(create, [
     'msgctl imports create roster.csv --dry-run',
     'msgctl imports create roster.csv --wait',

@@ -1,7 +1,7 @@
 /** `msgctl imports get <id>`: a patient import (GET /patient-imports/{id}); --wait follows it to the end. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 
 export interface ImportsGetOptions {
   id: string;
@@ -19,5 +19,6 @@ export function register(imports: Command, act: Act): void {
     .description('Show a patient import (GET /patient-imports/{id})')
     .option('--wait', 'follow the import until it has finished')
     .action(act((ctx, id: string, flags: { wait?: boolean }) => run(ctx, { ...flags, id })));
+  describeArguments(get, { id: ARGS.importId });
   examples(get, ['msgctl imports get imp_3f0c2a4e8b1d4c369a512d0c', 'msgctl imports get "$ID" --wait --json | jq -c ".results[]"']);
 }

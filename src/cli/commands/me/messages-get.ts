@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { describeArguments, examples, type Act } from '../kit.js';
 import { MESSAGE_COLUMNS } from './common.js';
 
 export interface MeMessagesGetOptions {
@@ -19,5 +19,6 @@ export function register(messages: Command, act: Act): void {
     .command('get <id>')
     .description('One message from your conversations (GET /me/messages/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(get, { id: 'message id (a UUID: `msgctl me messages` shows them)' });
   examples(get, ['msgctl me messages get 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10']);
 }

@@ -1,7 +1,7 @@
 /** `msgctl messages get <id>`: one message with its delivery status (GET /patient-messages/{id}). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 
 export interface MessagesGetOptions {
   id: string;
@@ -17,5 +17,6 @@ export function register(messages: Command, act: Act): void {
     .command('get <id>')
     .description('Show one message with its delivery status (GET /patient-messages/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(get, { id: ARGS.messageId });
   examples(get, ['msgctl messages get "$MESSAGE_ID"', 'msgctl messages get "$MESSAGE_ID" --json | jq .delivery']);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { patientPath } from './common.js';
 
 export interface PatientsDeleteOptions {
@@ -34,5 +34,6 @@ export function register(patients: Command, act: Act): void {
     .description('Delete a patient (asks first on a terminal, naming the patient; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+  describeArguments(del, { id: ARGS.patientId });
   examples(del, ['msgctl patients delete "$ID" --yes']);
 }

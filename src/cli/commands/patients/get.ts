@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { patientFields, patientPath } from './common.js';
 
 export interface PatientsGetOptions {
@@ -19,5 +19,6 @@ export function register(patients: Command, act: Act): void {
     .command('get <id>')
     .description('Show one patient (GET /patients/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
+  describeArguments(get, { id: ARGS.patientId });
   examples(get, ['msgctl patients get 3f0c2a4e-…', 'msgctl patients get "$ID" --json | jq .phone']);
 }

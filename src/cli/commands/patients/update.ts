@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { dayFirstOption, examples, monthFirstOption, type Act } from '../kit.js';
+import { ARGS, describeArguments, dayFirstOption, examples, monthFirstOption, type Act } from '../kit.js';
 import { patientFields, patientInputFromFlags, patientPath, type PatientFlags } from './common.js';
 
 export interface PatientsUpdateOptions extends PatientFlags {
@@ -36,5 +36,6 @@ export function register(patients: Command, act: Act): void {
     .option('--clear-mrn', 'remove the MRN')
     .option('--region <code>', 'region for phone numbers without a country code')
     .action(act((ctx, id: string, flags: PatientFlags) => run(ctx, { ...flags, id })));
+  describeArguments(update, { id: ARGS.patientId });
   examples(update, ['msgctl patients update "$ID" --phone "+1 555 555 0199"', 'msgctl patients update "$ID" --clear-email']);
 }

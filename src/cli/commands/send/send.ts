@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cell } from '../../output/terminal-text.js';
 import type { SendFlags } from '../../send/flags.js';
-import { choices, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
+import { describeArguments, choices, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
 
 /** The flags, plus BODY: the text, `-` for stdin, or undefined (stdin when piped). */
 export interface SendOptions extends SendFlags {
@@ -120,6 +120,7 @@ export function registerSend(program: Command, act: Act): void {
     .option('--journal <file>', 'batch: journal of row outcomes, so a re-run sends only what is left')
     .option('--strict', 'batch: stop before sending anything if any row is invalid')
     .action(act((ctx, body: string | undefined, flags: SendFlags) => run(ctx, { ...flags, body })));
+  describeArguments(send, { body: 'the message; `-` or omitted: read from stdin (or --body-file)' });
   examples(send, [
     'msgctl send --to "(555) 555-0123" "Your results are ready"',
     'msgctl send --to 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10 --channel sms --body-file note.txt',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CampaignRecipient } from '../../../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
 import type { Context } from '../../../context.js';
-import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
+import { ARGS, describeArguments, allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags } from '../../kit.js';
 
 export interface RecipientsListOptions extends ListFlags {
   id: string;
@@ -30,6 +30,7 @@ export function register(recipients: Command, act: Act): void {
     .addOption(allOption('print every recipient, following all pages'))
     .addOption(wideOption())
     .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
+  describeArguments(list, { id: ARGS.campaignId });
   examples(list, [
     'msgctl campaigns recipients list "$ID" --all',
     'msgctl campaigns recipients list "$ID" --status skipped --all --json | jq -r .error.code',
