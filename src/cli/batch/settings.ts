@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { parseTemplate, type TemplatePart } from '../send/template.js';
 import { isSupportedRegion, normalizePhone } from '../util/phone.js';
 import { resolveDateOrder } from '../util/date-order.js';
+import { docPath } from '../util/package-root.js';
 import type { BatchParams } from './identity.js';
 import type { RowDefaults } from './rows.js';
 
@@ -37,7 +38,7 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
   for (const [flag, name] of ONE_OFF_FLAGS) {
     if (flags[flag] !== undefined) {
       throw new UsageError(`${name} is for a single send; a batch takes its values from the CSV and --template.`, [
-        'Each row gets its own Idempotency-Key, derived from the file (see docs/scripting.md).',
+        `Each row gets its own Idempotency-Key, derived from the file (see ${docPath('scripting.md')}).`,
       ]);
     }
   }

@@ -6,6 +6,7 @@ import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
+import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
 
@@ -133,7 +134,7 @@ function hintFor(err: ApiError, source: string | null): string | null {
         ? 'the stored credential was refused: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login` (`msgctl auth status` shows which one the profile has).'
         : 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
     case 'invalid_query':
-      return 'fix the -q query at the position above; the search language is in docs/search-language.md.';
+      return `fix the -q query at the position above; the search language is in ${docPath('search-language.md')}.`;
     case 'patient_opted_out':
       return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
     default:
