@@ -25,6 +25,7 @@ import { registerSandbox } from './commands/sandbox/command.js';
 import { registerCompletion } from './commands/completion/completion.js';
 import { registerCompleteValues } from './commands/completion/complete-values.js';
 import { registerHelp, TOPIC_NAMES } from './commands/help/help.js';
+import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerProfiles } from './commands/profiles/index.js';
 import { registerReference } from './commands/reference/reference.js';
@@ -76,6 +77,7 @@ export const TOP_LEVEL: readonly (readonly [readonly string[], (program: Command
   [['sandbox'], registerSandbox],
   [['config'], registerConfig],
   [['profiles'], registerProfiles],
+  [['doctor'], registerDoctor],
   [['completion'], registerCompletion],
   [['help'], registerHelp],
   [['__reference'], registerReference],
