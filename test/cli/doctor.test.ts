@@ -128,6 +128,16 @@ describe('the PATH a scheduler sees', () => {
     expect(ok.status).toBe('ok');
   });
 
+  it('names node by the link on the user\'s PATH when that is this Node (~/.local/bin/node, not the file it points to)', async () => {
+    if (process.platform === 'win32') return;
+    const { symlinkSync } = await import('node:fs');
+    const dir = folder({});
+    symlinkSync(process.execPath, join(dir, 'node'));
+    const r = await schedulerPath({ PATH: dir }, where, 'linux', folder({}));
+    expect(r.fix).toContain(`PATH=${dir}:/home/u/.local/bin:`);
+    expect(r.fix).toContain(`absolute paths: ${dir}/node `);
+  });
+
   it('launchd on macOS: the fix goes in the plist; Windows: not applicable', async () => {
     const mac = await schedulerPath({}, where, 'darwin', folder({}));
     expect(mac).toMatchObject({ check: 'launchd PATH', status: 'warn', fix: expect.stringContaining('in the plist, EnvironmentVariables PATH = ') });

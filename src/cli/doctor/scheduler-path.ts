@@ -70,7 +70,9 @@ export async function schedulerPath(
   const check = platform === 'darwin' ? 'launchd PATH' : 'cron PATH';
   if (platform === 'win32') return { check: 'scheduler PATH', status: 'skip', detail: 'Task Scheduler runs tasks with your own PATH' };
   const path = schedulerPathValue ?? (platform === 'darwin' ? LAUNCHD_PATH : CRON_PATH);
-  const node = process.execPath;
+  // The `node` the user types, when it is this one: ~/.local/bin/node rather than the file it links to.
+  const typed = which('node', env.PATH ?? '');
+  const node = typed && realpathOr(typed) === realpathOr(process.execPath) ? typed : process.execPath;
   const nodeDir = dirname(node);
   const msgctlDir = where.command ? dirname(where.command) : null;
   const fixPath = [...new Set([nodeDir, ...(msgctlDir ? [msgctlDir] : []), ...path.split(':')])].join(':');
