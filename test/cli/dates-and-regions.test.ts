@@ -149,7 +149,7 @@ describe('send --csv keeps what the CSV says about a patient it creates', () => 
     const sent = writes();
     const refused = await msgctl(['send', '--csv', csv, ...template, '--journal', join(dir, 'visits.journal')], { env: sandboxEnv(sandbox.current) });
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(/1 row\(s\) have a date in column "DOB" whose day and month could be either way round \(row 2\); nothing was sent/);
+    expect(refused.stderr).toMatch(/1 row has a date in column "DOB" whose day and month could be either way round \(row 2\); nothing was sent/);
     expect(writes()).toBe(sent);
 
     const r = await msgctl(['send', '--csv', csv, ...template, '--day-first', '--journal', join(dir, 'visits.journal')], { env: sandboxEnv(sandbox.current) });

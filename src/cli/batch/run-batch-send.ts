@@ -144,7 +144,7 @@ async function ambiguousDates(csv: string, validated: Validated): Promise<UsageE
   const rows = validated.ambiguousDateRows.join(', ') + (validated.ambiguousDates > validated.ambiguousDateRows.length ? ', …' : '');
   const column = validated.columns.patient.dob ?? 'date of birth';
   return new UsageError(
-    `${csv}: ${validated.ambiguousDates} row(s) have a date in column "${column}" whose day and month could be either way round (row ${rows}); nothing was sent.`,
+    `${csv}: ${validated.ambiguousDates === 1 ? '1 row has' : `${validated.ambiguousDates} rows have`} a date in column "${column}" whose day and month could be either way round (row ${rows}); nothing was sent.`,
     [...DATE_ORDER_HINTS],
   );
 }
