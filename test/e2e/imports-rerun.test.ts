@@ -30,7 +30,7 @@ describe('re-running an import', () => {
     sandbox.testing.recordRequests();
     const before = patientCount();
     sandbox.testing.injectFaults({ reset: true, method: 'POST', path: '/patient-imports' });
-    const r = await msgctl(['imports', 'create', messy, '--wait', '--json'], { env: sandboxEnv(sandbox) });
+    const r = await msgctl(['imports', 'create', messy, '--month-first', '--wait', '--json'], { env: sandboxEnv(sandbox) });
     expect(r.exitCode).toBe(10);
     expect(outcomesOf(r.stdout)).toEqual(EXPECTED);
     const posts = sandbox.testing.requests().filter((q) => q.method === 'POST');
@@ -44,7 +44,7 @@ describe('re-running an import', () => {
     sandbox = await startSandbox({ rateLimit: 0, timeScale: 10 });
     sandbox.testing.recordRequests();
     const before = patientCount();
-    const args = ['imports', 'create', messy, '--wait', '--json', '--chunk-size', '3'];
+    const args = ['imports', 'create', messy, '--month-first', '--wait', '--json', '--chunk-size', '3'];
     const first = execa(process.execPath, [binPath(), ...args], { env: sandboxEnv(sandbox), extendEnv: false, reject: false });
     for (let waited = 0; importCount() === 0; waited += 20) {
       if (waited > 20_000) throw new Error('the first chunk never arrived');
