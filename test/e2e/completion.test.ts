@@ -26,7 +26,7 @@ beforeAll(async () => {
 /** Runs the completion function in a real bash for the words typed so far (the last one is being completed). */
 function complete(...words: string[]): string[] {
   const script = [
-    `source <("${process.execPath}" "${binPath()}" completion bash)`,
+    `source ${shQuote(join(dir, 'msgctl.bash'))}`,
     'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))',
     '_msgctl_completion',
     'printf "%s\\n" "${COMPREPLY[@]}"',
@@ -38,7 +38,7 @@ function complete(...words: string[]): string[] {
 /** Many completions in one bash process: one output block per case. */
 function completeMany(cases: string[][]): string[][] {
   const script = [
-    `source <("${process.execPath}" "${binPath()}" completion bash)`,
+    `source ${shQuote(join(dir, 'msgctl.bash'))}`,
     ...cases.map((words) =>
       [`COMP_WORDS=(${words.map(shQuote).join(' ')}); COMP_CWORD=${words.length - 1}`, '_msgctl_completion', 'printf "%s\\n" "${COMPREPLY[@]}" "--end--"'].join('; '),
     ),
