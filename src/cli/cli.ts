@@ -214,9 +214,10 @@ export async function main(): Promise<void> {
   // The end of a long answer may still wait in Node's stream for a slow reader (direct-output.ts).
   // After Ctrl-C or SIGTERM the reader may be the reason the user stopped (a full pipe nobody
   // reads, a terminal on hold): what is still queued gets a moment, not the whole grace period.
-  await Promise.race([whenWritten(io.stdout, io.stderr), afterInterrupt(controller.signal, INTERRUPTED_FLUSH_MS)]);
-  // Stopped while its answer was still on the way: it did not get through, so not 0.
-  if (code === ExitCode.Ok && controller.signal.aborted) code = (controller.signal.reason as { signal?: string })?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+  const delivered = await Promise.race([whenWritten(io.stdout, io.stderr).then(() => true), afterInterrupt(controller.signal, INTERRUPTED_FLUSH_MS).then(() => false)]);
+  // Stopped while its answer was still on the way: it did not get through, so not 0. (A command
+  // that ends on Ctrl-C by design, such as --follow, exits 0 when what it printed got through.)
+  if (!delivered && code === ExitCode.Ok) code = (controller.signal.reason as { signal?: string })?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
   process.exitCode = code;
   // Keep-alive sockets and stdin must not hold the process open once the command is done.
   setImmediate(() => process.exit(code));
