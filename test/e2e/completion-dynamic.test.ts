@@ -47,7 +47,14 @@ beforeAll(async () => {
   const imported = await msgctl(['imports', 'create', roster, '--json'], { env });
   expect(imported.exitCode, imported.stderr).toBe(0);
   importId = jsonLines(imported.stdout)[0].id;
+  // Each shell's script, generated once (as an install does), sourced by every case below.
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const generated = await msgctl(['completion', shell], { env });
+    writeFileSync(join(env.HOME!, `msgctl.${shell}`), generated.stdout);
+  }
 });
+
+const scriptFor = (shell: string) => JSON.stringify(join(env.HOME!, `msgctl.${shell}`));
 
 describe('msgctl __complete', () => {
   it('prints value<TAB>description lines: profiles, campaigns, imports created here', async () => {
@@ -72,7 +79,7 @@ async function shell(command: string, args: string[]) {
 }
 
 async function bashComplete(...words: string[]): Promise<string[]> {
-  const script = ['source <(msgctl completion bash)', 'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))', '_msgctl_completion', 'printf "%s\\n" "${COMPREPLY[@]}"'].join('\n');
+  const script = [`source ${scriptFor('bash')}`, 'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))', '_msgctl_completion', 'printf "%s\\n" "${COMPREPLY[@]}"'].join('\n');
   const r = await shell('bash', ['-c', script, 'bash', ...words]);
   expect(r.status, r.stderr).toBe(0);
   return r.stdout.split('\n').filter(Boolean);
@@ -97,7 +104,7 @@ describe('zsh', () => {
   it.skipIf(!hasShell('zsh'))(`asks msgctl for values and offers them with their descriptions${unlessInstalled('zsh')}`, async () => {
     const script = [
       'autoload -Uz compinit && compinit -u -D',
-      'source <(msgctl completion zsh)',
+      `source ${scriptFor('zsh')}`,
       '_msgctl_arg_dynamic "msgctl campaigns get|0"; print -r -- "kind=${reply[1]}"',
       '_msgctl_flag_dynamic "msgctl patients list|--profile"; print -r -- "flag=${reply[1]}"',
       '_msgctl_dynamic campaigns ""; print -rl -- $reply',
@@ -118,7 +125,7 @@ describe('zsh', () => {
 describe('fish', () => {
   it.skipIf(!hasShell('fish'))(`completes profiles and campaign ids in the real shell${unlessInstalled('fish')}`, async () => {
     const complete = async (line: string) => {
-      const r = await shell('fish', ['-c', `msgctl completion fish | source; complete -C ${JSON.stringify(line)}`]);
+      const r = await shell('fish', ['-c', `source ${scriptFor('fish')}; complete -C ${JSON.stringify(line)}`]);
       expect(r.stderr).toBe('');
       return r.stdout.split('\n').filter(Boolean);
     };

@@ -11,7 +11,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
+// The commands around a login (me, logout, refresh) run in-process; the login itself is the built binary (login-harness).
+import { isolatedEnv, jsonLines, msgctl } from '../helpers/in-process.js';
 import { CLIENT_ID, decideViaHttp, startLogin } from '../helpers/login-harness.js';
 import { oauthTables } from '../../src/sandbox/domain/oauth-records.js';
 

@@ -23,6 +23,10 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
+    // One compiled-code cache for the whole run, warm as a user's is after a first run: a fresh
+    // one per command cost every spawn ~27 ms of CPU to compile and save (test/e2e/code-cache.test.ts
+    // gives its commands caches of their own).
+    XDG_CACHE_HOME: process.env.MSGCTL_TEST_HOMES ? join(process.env.MSGCTL_TEST_HOMES, 'cache') : join(home, '.cache'),
     // No Secret Service unless a test asks for one.
     DBUS_SESSION_BUS_ADDRESS: process.env.MSGCTL_TEST_KEYCHAIN ? process.env.DBUS_SESSION_BUS_ADDRESS : 'unix:path=/nonexistent',
     NO_COLOR: '1',

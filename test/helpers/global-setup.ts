@@ -20,6 +20,8 @@ export default function setup() {
   // under one folder, removed with the run: a run spawns a thousand commands.
   const homes = mkdtempSync(join(tmpdir(), 'msgctl-test-run-'));
   process.env.MSGCTL_TEST_HOMES = homes;
+  // The compiled-code cache every spawned msgctl shares (helpers/cli.ts isolatedEnv), owner-only as msgctl wants it.
+  mkdirSync(join(homes, 'cache'), { mode: 0o700 });
   return () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(homes, { recursive: true, force: true });
