@@ -112,15 +112,31 @@ async function cannon(url, headers) {
   return result.requests.average;
 }
 
-async function bareServer(bytes, contentType) {
+/**
+ * A child process printing its address on its first line (a ceiling or a peer server).
+ * @param {string[]} argv node's arguments
+ * @returns {Promise<{ child: import('node:child_process').ChildProcess, address: string }>}
+ */
+async function serverProcess(argv) {
+  const child = spawn(process.execPath, argv, { cwd: here, stdio: ['ignore', 'pipe', 'inherit'], env: env() });
+  const address = await new Promise((resolve) => createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) }).once('line', resolve));
+  return { child, address: String(address).trim() };
+}
+
+/**
+ * json-server (npm), a popular local mock, serving the same 50 patients as one collection:
+ * `GET /patients?_limit=50` answers them as a JSON array (no auth, no cursor).
+ * @param {unknown[]} patients
+ */
+async function peerMock(patients) {
+  const db = join(work, `json-server-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(db, JSON.stringify({ patients }));
   const script = `
-    const fastify = require('fastify')();
-    const bytes = Buffer.from(process.argv[1], 'base64');
-    fastify.get('/v1/patients', (req, reply) => reply.type(${JSON.stringify(contentType)}).send(bytes));
-    fastify.listen({ host: '127.0.0.1', port: 0 }).then((a) => console.log(a));`;
-  const child = spawn(process.execPath, ['-e', script, bytes.toString('base64')], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'] });
-  const address = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return { child, address };
+    const jsonServer = require('json-server');
+    const server = jsonServer.create();
+    server.use(jsonServer.router(process.argv[1]));
+    const listener = server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + listener.address().port));`;
+  return serverProcess(['-e', script, db]);
 }
 
 const results = new Map(); // `${build}|${metric}` → number[]
@@ -178,19 +194,26 @@ for (let round = 1; round <= ROUNDS; round++) {
       record(build, 'messages listed', list.lines);
     }
 
-    // GET /patients?page[limit]=50 beside a bare fastify route serving the same bytes.
+    // GET /patients?page[limit]=50 beside a bare fastify route running the same statement on the same
+    // file (bench/lib/patients-ceiling.cjs), and beside json-server serving the same 50 patients.
     const headers = { authorization: `Bearer ${listOn.info.api_key}` };
     const url = `${listOn.info.base_url}/patients?page[limit]=50`;
     const sample = await fetch(url, { headers });
     const bytes = Buffer.from(await sample.arrayBuffer());
-    const bare = await bareServer(bytes, sample.headers.get('content-type'));
+    const patients = JSON.parse(bytes.toString('utf8')).data;
+    const ceiling = await serverProcess([fileURLToPath(new URL('./lib/patients-ceiling.cjs', import.meta.url)), build.legacy ? build.data : copy, listOn.info.organization_id]);
+    const peer = await peerMock(patients);
     const sandboxRps = await cannon(url, headers);
-    const bareRps = await cannon(`${bare.address}/v1/patients?page[limit]=50`, headers);
-    bare.child.kill();
-    log(`  GET /patients ${sandboxRps.toFixed(0)} req/s, bare fastify ${bareRps.toFixed(0)} req/s: ${((100 * sandboxRps) / bareRps).toFixed(1)}% (${bytes.length} bytes, load ${loadavg()[0].toFixed(2)})`);
+    const ceilingRps = await cannon(`${ceiling.address}/v1/patients?page[limit]=50`, headers);
+    const peerRps = await cannon(`${peer.address}/patients?_limit=50`, headers);
+    ceiling.child.kill();
+    peer.child.kill();
+    log(`  GET /patients ${sandboxRps.toFixed(0)} req/s, same statement on bare fastify ${ceilingRps.toFixed(0)} req/s: ${((100 * sandboxRps) / ceilingRps).toFixed(1)}%; json-server ${peerRps.toFixed(0)} req/s (${bytes.length} bytes, load ${loadavg()[0].toFixed(2)})`);
     record(build, 'GET /patients req/s', sandboxRps);
-    record(build, 'bare fastify req/s', bareRps);
-    record(build, 'GET /patients / bare (%)', (100 * sandboxRps) / bareRps);
+    record(build, 'bare fastify req/s', ceilingRps);
+    record(build, 'json-server req/s', peerRps);
+    record(build, 'GET /patients / bare (%)', (100 * sandboxRps) / ceilingRps);
+    record(build, 'GET /patients / json-server', sandboxRps / peerRps);
     await stop(listOn);
     rmSync(copy, { force: true });
     for (const side of ['-wal', '-shm']) rmSync(copy + side, { force: true });
@@ -325,7 +348,8 @@ const targets = [
   ['start over --data', value(mine, 'start over --data (ms)'), 'ms', '< 3 s', (v) => v < 3000],
   ['list --all vs base in-memory', listBase ? list / listBase : undefined, 'x base', '<= 1.2x', (v) => v <= 1.2],
   ['RSS with the messages', Math.max(value(mine, 'RSS after start (MB)') ?? 0, value(mine, 'RSS after writes (MB)') ?? 0), 'MB', '< 300 MB', (v) => v < 300],
-  ['GET /patients vs bare fastify', value(mine, 'GET /patients / bare (%)'), '%', '>= 60%', (v) => v >= 60],
+  ['GET /patients vs the same statement on bare fastify', value(mine, 'GET /patients / bare (%)'), '%', '>= 70%', (v) => v >= 70],
+  ['GET /patients vs json-server (same 50 patients)', value(mine, 'GET /patients / json-server'), 'x', '> 1x', (v) => v > 1],
   ['kill -9: 2xx writes missing or leftover files',
     value(mine, 'kill -9: 2xx writes checked') > 0 ? value(mine, 'kill -9: missing after restart') + value(mine, 'kill -9: leftover files') : undefined, '', '0', (v) => v === 0],
   ['patients list --all 100k / 10k', growthRun ? ratio(value(mine, 'patients list --all at 100k (ms)'), growth10) : undefined, 'x', '<= 10x', (v) => v <= 10],
