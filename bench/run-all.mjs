@@ -68,7 +68,9 @@ for (const bench of benches) {
 }
 
 console.log(`\nAll benches (Node ${process.version}, load ${load()}, ${((performance.now() - startedAll) / 60000).toFixed(1)} min; each bench's table above says its environment):`);
+/** @type {[string, string, string, string, string][]} */
 const rows = results.map((r) => [r.bench, r.name, r.value === null ? '-' : `${r.value} ${r.unit}`, r.target ?? '', r.pass === null ? '' : r.pass ? 'PASS' : 'FAIL']);
-const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 5));
-for (const r of rows) console.log(`${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3].padEnd(widths[3])}  ${r[4]}`);
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => String(r[i]).length), 5));
+const [w0, w1, w2, w3] = /** @type {[number, number, number, number]} */ (widths);
+for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2].padStart(w2)}  ${r[3].padEnd(w3)}  ${r[4]}`);
 process.exitCode = results.some((r) => r.pass === false) ? 1 : 0;
