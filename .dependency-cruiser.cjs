@@ -2,7 +2,7 @@
  * The three units and the one-way roads between them (docs/architecture.md):
  *   cli ──(lazy, src/sandbox/entry.ts only)──▶ sandbox
  *   cli ──▶ contract ◀── sandbox
- * and no import loops anywhere. `npm test` checks it first (scripts/test.mjs).
+ * the layers inside each unit, and no import loops anywhere. `npm test` checks it first (scripts/test.mjs).
  */
 module.exports = {
   forbidden: [
@@ -40,6 +40,14 @@ module.exports = {
       comment: 'The contract is what both sides agree on by definition; it depends on neither.',
       from: { path: '^src/contract/' },
       to: { path: '^src/(cli|sandbox)/' },
+    },
+    {
+      name: 'sandbox-domain-never-imports-http',
+      severity: 'error',
+      comment:
+        'The sandbox’s rules (domain, store, workers, search, validation, webhooks) never know HTTP: the routes and the HTTP layer read requests and hand them typed values (problems in src/sandbox/problem.ts, pages in domain/paging.ts).',
+      from: { path: '^src/sandbox/(domain|store|workers|search|validation|webhooks)/' },
+      to: { path: '^src/sandbox/(http|routes)/' },
     },
     {
       name: 'cli-infrastructure-never-imports-features',

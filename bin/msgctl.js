@@ -11,8 +11,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { VERSION } = /** @type {{ VERSION: string }} */ (await import(built('version.js')));
   process.stdout.write(VERSION + '\n');
 } else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
-  const { ROOT_HELP } = /** @type {{ ROOT_HELP: string }} */ (await import(built('root-help.js')));
-  process.stdout.write(ROOT_HELP);
+  const [{ ROOT_HELP }, layout] = await Promise.all([
+    /** @type {Promise<{ ROOT_HELP: string }>} */ (import(built('root-help.js'))),
+    helpRenderer(),
+  ]);
+  process.stdout.write(layout(ROOT_HELP));
 } else if (!(await printedPrebuiltHelp(args))) {
   // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
   await loadCli(args).main();
@@ -25,6 +28,23 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
  */
 function built(name) {
   return new URL(`../dist/${name}`, import.meta.url).href;
+}
+
+/**
+ * The prebuilt help is unwrapped: laid out here, as the command tree lays out its own
+ * (src/cli/help/render.ts, built to dist/help-render.js), for this terminal's width (80
+ * columns when not a terminal) with its docs/… links pointing at the installed docs.
+ * @returns {Promise<(text: string) => string>}
+ */
+async function helpRenderer() {
+  const { renderHelp } = /** @type {typeof import('../src/cli/help/render.js')} */ (await import(built('help-render.js')));
+  const { existsSync } = process.getBuiltinModule('node:fs');
+  const { fileURLToPath } = process.getBuiltinModule('node:url');
+  const { sep } = process.getBuiltinModule('node:path');
+  const docs = fileURLToPath(new URL('../docs', import.meta.url));
+  const docsDir = existsSync(`${docs}${sep}README.md`) ? docs : undefined;
+  const width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 80;
+  return (text) => renderHelp(text, { width, docsDir, separator: sep });
 }
 
 /**
@@ -46,6 +66,6 @@ async function printedPrebuiltHelp(args) {
   } catch {
     return false; // not a command (a typo, a positional): the tree answers as always
   }
-  process.stdout.write(text);
+  process.stdout.write((await helpRenderer())(text));
   return true;
 }

@@ -107,8 +107,9 @@ const [cliBuild] = await Promise.all([
       },
     ],
   }),
-  // `version` is its own tiny entry so `msgctl --version` never loads the command tree.
-  build({ ...common, entryPoints: { version: 'src/cli/version.ts' }, outdir, format: 'esm' }),
+  // `version` is its own tiny entry so `msgctl --version` never loads the command tree; `help-render`
+  // wraps the prebuilt help to the terminal (bin/msgctl.js), also without it.
+  build({ ...common, entryPoints: { version: 'src/cli/version.ts', 'help-render': 'src/cli/help/render.ts' }, outdir, format: 'esm' }),
   build({
     ...common,
     entryPoints: { entry: 'src/sandbox/entry.ts' },
@@ -158,7 +159,8 @@ const cli = createRequire(import.meta.url)(resolve(outdir, 'cli.cjs'));
 async function helpOf(path) {
   let text = '';
   const sink = { write: (/** @type {string} */ chunk) => ((text += chunk), true), once() {}, isTTY: false };
-  await cli.run([...path, '--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {} });
+  // Unwrapped, with docs/… links as written: bin/msgctl.js lays it out for the terminal it prints to.
+  await cli.run([...path, '--help'], { io: { stdout: sink, stderr: sink, stdin: process.stdin }, env: {}, rawHelp: true });
   return text;
 }
 
@@ -176,6 +178,10 @@ const commands = cli.commandPaths().filter((p) => p.every((word) => /^[a-z][a-z0
 for (const path of commands) {
   await writeFile(resolve(outdir, 'help', `${path.join('.')}.txt`), await helpOf(path));
 }
+
+// msgctl(1), from the tree and the help topics; package.json's "man" installs it with the package.
+await mkdir(resolve(outdir, 'man'));
+await writeFile(resolve(outdir, 'man', 'msgctl.1'), await cli.manPage());
 
 // The shape of a command line, from the tree, for bin/code-cache.js (which names the code it
 // keeps by the command and its options without loading the bundle): which words are commands,

@@ -16,6 +16,8 @@ import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
 import { ReaderGone } from './output/output.js';
 import { jsonOnTerminal } from './output/terminal-text.js';
+import { renderHelp, UNWRAPPED_WIDTH } from './help/render.js';
+import { helpLayout } from './help/layout.js';
 
 export interface RunOptions {
   io: Io;
@@ -23,9 +25,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Test doubles for the outside world (prompts, browser, clock, HTTP transport); the real ones otherwise. */
   services?: Partial<Services>;
+  /** Help as commander renders it, unwrapped and unlinked: for prebuilding it (scripts/build.mjs). */
+  rawHelp?: boolean;
 }
 
-export async function run(givenArgv: string[], { io, env, signal, services }: RunOptions): Promise<number> {
+export async function run(givenArgv: string[], { io, env, signal, services, rawHelp }: RunOptions): Promise<number> {
   const argv = jsonFlagValues(givenArgv);
   let exitCode: number = ExitCode.Ok;
   let json = argv.some((a) => a === '--json' || a.startsWith('--json='));
@@ -65,17 +69,20 @@ export async function run(givenArgv: string[], { io, env, signal, services }: Ru
   // `msgctl send …`: only `send` is built (see buildProgram).
   const first = firstCommandName(argv);
   const program = buildProgram(act, first === undefined ? { topLevelOnly: true } : { only: first });
+  // Help is rendered unwrapped and then wrapped to the terminal (80 columns elsewhere) with its doc
+  // links pointing at the installed docs (help/render.ts), exactly as bin/msgctl.js prints the prebuilt text.
+  const render = (stream: Io['stdout']) => (s: string) => (rawHelp ? s : renderHelp(s, helpLayout(stream)));
   const output = {
-    writeOut: (s: string) => void io.stdout.write(s),
-    writeErr: (s: string) => void io.stderr.write(s),
-    // Help wraps at 80 columns on every terminal: stable for docs, and the root help can be prebuilt.
-    getOutHelpWidth: () => HELP_WIDTH,
-    getErrHelpWidth: () => HELP_WIDTH,
-    // With --json, a usage error is a problem object on one stderr line like every other error.
-    outputError: (s: string, write: (s: string) => void) => {
-      if (!json) return write(s);
+    writeOut: (s: string) => void io.stdout.write(render(io.stdout)(s)),
+    writeErr: (s: string) => void io.stderr.write(render(io.stderr)(s)),
+    getOutHelpWidth: () => UNWRAPPED_WIDTH,
+    getErrHelpWidth: () => UNWRAPPED_WIDTH,
+    // Errors as they are (only help is laid out); with --json, a usage error is a problem object on
+    // one stderr line like every other error.
+    outputError: (s: string) => {
+      if (!json) return void io.stderr.write(s);
       const detail = s.replace(/^error:\s*/i, '').trim();
-      write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
+      io.stderr.write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
     },
   };
   for (const cmd of [program, ...allCommands(program)]) {
@@ -97,15 +104,22 @@ export async function run(givenArgv: string[], { io, env, signal, services }: Ru
     const { renderError } = await import('./output/render-error.js');
     // Hints about where the command was talking to (a sandbox not running, a base URL without /v1).
     const baseUrl = await commandContext?.configuredBaseUrl().catch(() => null);
+    // Hints about the credential: with MSGCTL_API_KEY set, `auth set-key` and `login` change nothing.
+    const credentialSource = await commandContext?.credentialSourceIfKnown();
     // A problem line quotes the service (title, detail): on a terminal, escaped like --json output.
-    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl });
+    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl, credentialSource });
   }
 }
 
-const HELP_WIDTH = 80;
 
 /** For scripts/build.mjs, which writes them to dist/command-line.json for bin/code-cache.js. */
 export { GLOBAL_OPTIONS_WITH_VALUES };
+
+/** msgctl(1), for scripts/build.mjs (dist/man/msgctl.1). */
+export async function manPage(): Promise<string> {
+  const [{ manPage: render }, { TOPICS }, { VERSION }] = await Promise.all([import('./reference/man.js'), import('./help/registry.js'), import('./version.js')]);
+  return render(buildProgram(() => async () => undefined), TOPICS, VERSION);
+}
 
 /** Every command's path below the root (`['patients', 'list']`), for prebuilding help (scripts/build.mjs). */
 export function commandPaths(): string[][] {

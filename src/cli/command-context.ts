@@ -122,6 +122,12 @@ export class CommandContext implements Context {
     return this.credentialPromise;
   }
 
+  /** Where the credential came from, once a command has looked for it (for error hints); null otherwise. */
+  async credentialSourceIfKnown(): Promise<ResolvedCredential['source'] | null> {
+    if (!this.credentialPromise) return null;
+    return (await this.credentialPromise.catch(() => null))?.source ?? null;
+  }
+
   /** The API client for this command; fails with exit 3 when no credential exists. */
   client(): Promise<ApiClient> {
     this.clientPromise ??= this.buildClient();
@@ -145,7 +151,9 @@ export class CommandContext implements Context {
     if (!resolved) {
       await this.refuseUnknownProfile();
       const profile = await this.profileName();
+      const { otherProfilesHint } = await import('./config/unknown-profile.js');
       throw new AuthError(`No credential for profile "${profile}".`, [
+        ...otherProfilesHint(profile, await this.config()),
         ...(await this.sandboxHint(profile)),
         'Store an API key: `msgctl auth set-key` (reads it from stdin or a hidden prompt),',
         'log in as an org admin: `msgctl login`, or set MSGCTL_API_KEY / MSGCTL_TOKEN.',

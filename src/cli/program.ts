@@ -23,6 +23,11 @@ import { registerStaff } from './commands/staff/index.js';
 import { registerApi } from './commands/api/api.js';
 import { registerSandbox } from './commands/sandbox/command.js';
 import { registerCompletion } from './commands/completion/completion.js';
+import { registerCompleteValues } from './commands/completion/complete-values.js';
+import { registerHelp, TOPIC_NAMES } from './commands/help/help.js';
+import { registerDoctor } from './commands/doctor/doctor.js';
+import { registerConfig } from './commands/config/index.js';
+import { registerProfiles } from './commands/profiles/index.js';
 import { registerReference } from './commands/reference/reference.js';
 
 /**
@@ -70,8 +75,13 @@ export const TOP_LEVEL: readonly (readonly [readonly string[], (program: Command
   [['staff'], registerStaff],
   [['api'], registerApi],
   [['sandbox'], registerSandbox],
+  [['config'], registerConfig],
+  [['profiles'], registerProfiles],
+  [['doctor'], registerDoctor],
   [['completion'], registerCompletion],
+  [['help'], registerHelp],
   [['__reference'], registerReference],
+  [['__complete'], registerCompleteValues],
 ];
 
 export interface BuildOptions {
@@ -106,10 +116,13 @@ Examples:
   msgctl --profile sandbox send --to "(555) 555-0123" "Your results are ready"
   msgctl messages list --after 2026-11-01 --all --json | jq .body
 
-Exit codes: 0 ok, 1 failure, 2 usage, 3 auth, 4 not found, 5 conflict, 6 validation,
-7 rate limited, 8 unavailable, 10 batch partly failed. Docs: docs/README.md`,
+Exit codes: 0 ok, 1 failure, 2 usage (nothing sent), 3 auth, 4 not found, 5 conflict, 6 validation, 7 rate limited, 8 unavailable, 10 batch partly failed (msgctl help exit-codes).
+Help topics: ${TOPIC_NAMES.map((t) => `msgctl help ${t}`).join(', ')}.
+Docs: man msgctl, and docs/README.md`,
   );
 
   for (const [, register] of commands) register(program, act);
+  // \`msgctl help\` is ours (topics, and exit 2 for an unknown word); groups keep commander's \`help [command]\`.
+  program.helpCommand(false);
   return program;
 }

@@ -4,7 +4,7 @@
  * delivery changed…) that workers and webhooks subscribe to.
  */
 import { EventEmitter } from 'node:events';
-import { randomUUID } from 'node:crypto';
+import { TimeOrderedIds } from './time-ordered-ids.js';
 import type { SandboxStore } from './store/store.js';
 import type { Clock } from './clock.js';
 import { coreTables, type CoreTables } from './domain/records.js';
@@ -21,8 +21,6 @@ export interface SandboxOptions {
   seedMessages?: number;
   /** Quiet by default; `msgctl sandbox --verbose` logs requests. */
   log?: (line: string) => void;
-  /** Keep a log of API requests for `testing.requests()` (tests only; off for `msgctl sandbox`). */
-  recordRequests?: boolean;
 }
 
 export class SandboxContext {
@@ -35,6 +33,7 @@ export class SandboxContext {
   /** With --data: saves pending changes now (awaited before a write is answered). */
   durable?: () => Promise<void>;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly ids: TimeOrderedIds;
 
   constructor(
     readonly store: SandboxStore,
@@ -42,6 +41,7 @@ export class SandboxContext {
     readonly options: SandboxOptions,
   ) {
     this.db = coreTables(store);
+    this.ids = new TimeOrderedIds(() => clock.now());
     // Every write of a message also stores its view's own part as text (pages splice it).
     this.db.messages.derive('view', messageText);
     this.events.setMaxListeners(100);
@@ -51,8 +51,9 @@ export class SandboxContext {
     return `${this.origin}/v1`;
   }
 
+  /** A new record's id: a UUIDv7 greater than every id made before it (time-ordered-ids.ts). */
   newId(): string {
-    return randomUUID();
+    return this.ids.next();
   }
 
   /** Runs `fn` after `ms` of sandbox time (scaled by --time-scale); cancelled on close. */

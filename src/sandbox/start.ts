@@ -10,7 +10,8 @@ import { seedWorld, type SeededCredentials } from './seed.js';
 import { buildApp } from './http/app.js';
 import { startWorkers } from './workers/index.js';
 import { seedSyntheticMessages } from './domain/synthetic.js';
-import { FaultState, type Fault, type LoggedRequest } from './routes/faults.js';
+import { FaultState } from './routes/faults.js';
+import { testingHandle, type SandboxTesting } from './testing.js';
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT — OAuth and discovery live here. */
@@ -19,18 +20,9 @@ export interface RunningSandbox {
   baseUrl: string;
   credentials: SeededCredentials;
   sb: SandboxContext;
-  /** For tests: deterministic faults, and the request log (kept only with `recordRequests`). */
+  /** For tests (testing.ts): deterministic faults, a request log, short pages. */
   testing: SandboxTesting;
   close(): Promise<void>;
-}
-
-export interface SandboxTesting {
-  /** Queues faults; each applies once, to the first later /v1 request it matches. */
-  injectFaults(...faults: Fault[]): void;
-  /** Every /v1 request received so far, oldest first; throws unless started with `recordRequests`. */
-  requests(): readonly LoggedRequest[];
-  /** Serve at most `records` per page from now on, whatever page[limit] asks (null: back to normal). */
-  capPageSize(records: number | null): void;
 }
 
 interface MetaRecord {
@@ -61,7 +53,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   store.settle();
   sb.durable = () => store.durable();
 
-  const faults = new FaultState(options.recordRequests ?? false);
+  const faults = new FaultState();
   const app = await buildApp(sb, faults);
   await app.listen({ host: '127.0.0.1', port: options.port });
   const address = app.server.address();
@@ -74,16 +66,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     baseUrl: sb.baseUrl,
     credentials,
     sb,
-    testing: {
-      injectFaults: (...list) => faults.inject(...list),
-      requests() {
-        if (!faults.log) throw new Error('Start the sandbox with { recordRequests: true } to read its request log.');
-        return faults.log;
-      },
-      capPageSize(records) {
-        faults.pageCap = records;
-      },
-    },
+    testing: testingHandle(app.server, faults),
     async close() {
       stopWorkers();
       await app.close();

@@ -46,7 +46,7 @@ async function runningCampaign(name: string): Promise<Campaign> {
   const c = await create(name, ['--interval', '3600']);
   const { ada, grace } = seededPatients();
   await add(c.id, ada.id, grace.id);
-  const r = await run(['campaigns', 'start', c.id, '--json']);
+  const r = await run(['campaigns', 'start', c.id, '--json', '--yes']);
   expect(r.exitCode).toBe(0);
   return jsonLines<Campaign>(r.stdout)[0]!;
 }
@@ -134,7 +134,7 @@ describe('campaigns create', () => {
 describe('campaign state rules', () => {
   it('422 validation_failed when starting a campaign without recipients (exit 6)', async () => {
     const c = await create('Empty');
-    const r = await run(['campaigns', 'start', c.id, '--json']);
+    const r = await run(['campaigns', 'start', c.id, '--json', '--yes']);
     expectProblem(r, 6, 'validation_failed');
   });
 
@@ -155,7 +155,7 @@ describe('campaign state rules', () => {
       ['update', c.id, '--channel', 'sms'],
       ['update', c.id, '--from', '+15555550110'],
       ['archive', c.id],
-      ['start', c.id],
+      ['start', c.id, '--yes'],
       ['delete', c.id, '--yes'],
       ['recipients', 'add', c.id, '--patient', emma.id],
       ['recipients', 'remove', c.id, '--patient', emma.id],
@@ -188,7 +188,7 @@ describe('campaign state rules', () => {
     const stopped = jsonLines<Campaign>(stop.stdout)[0]!;
     expect(stopped.status).toBe('stopped');
     expect(stopped.finished_at).not.toBeNull();
-    expectProblem(await run(['campaigns', 'start', c.id, '--json']), 5, 'campaign_not_editable');
+    expectProblem(await run(['campaigns', 'start', c.id, '--json', '--yes']), 5, 'campaign_not_editable');
     expectProblem(await run(['campaigns', 'stop', c.id, '--yes', '--json']), 5, 'campaign_not_running');
     expectProblem(await run(['campaigns', 'update', c.id, '--body', 'x', '--json']), 5, 'campaign_not_editable');
     const { emma } = seededPatients();
@@ -211,7 +211,7 @@ describe('campaign state rules', () => {
     const archived = jsonLines<Campaign>((await run(['campaigns', 'list', '--archived', '--all', '--json'])).stdout);
     expect(archived.map((x) => x.id)).toContain(c.id);
     expect(archived.every((x) => x.archived)).toBe(true);
-    expectProblem(await run(['campaigns', 'start', c.id, '--json']), 5, 'campaign_not_editable');
+    expectProblem(await run(['campaigns', 'start', c.id, '--json', '--yes']), 5, 'campaign_not_editable');
     expect((await run(['campaigns', 'unarchive', c.id])).exitCode).toBe(0);
     const drafts = jsonLines<Campaign>((await run(['campaigns', 'list', '--status', 'draft', '--all', '--json'])).stdout);
     expect(drafts.map((x) => x.id)).toContain(c.id);

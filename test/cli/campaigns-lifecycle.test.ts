@@ -133,7 +133,7 @@ describe('a campaign over 120 recipients', () => {
     expect(campaign.counts).toMatchObject({ recipients: 0 });
     expect((await getCampaign(campaign.id)).counts).toEqual({ recipients: 120, pending: 120, sent: 0, delivered: 0, failed: 0, skipped: 0 });
 
-    const started = await run(['campaigns', 'start', campaign.id, '--json']);
+    const started = await run(['campaigns', 'start', campaign.id, '--json', '--yes']);
     expect(started.exitCode).toBe(0);
     const running = jsonLines<Campaign>(started.stdout)[0]!;
     expect(running.status).toBe('running');
@@ -157,7 +157,7 @@ describe('a campaign over 120 recipients', () => {
     expect(atPause.counts.pending).toBe(pendingBefore);
 
     // Resume (started_at stays the first start), a little faster from now on, and watch to the end.
-    const resumed = await run(['campaigns', 'start', campaign.id, '--json']);
+    const resumed = await run(['campaigns', 'start', campaign.id, '--json', '--yes']);
     expect(resumed.exitCode).toBe(0);
     expect(jsonLines<Campaign>(resumed.stdout)[0]!.started_at).toBe(running.started_at);
     const faster = await run(['campaigns', 'update', campaign.id, '--interval', '3', '--json']);
@@ -214,7 +214,7 @@ describe('stopping', () => {
     const patients = makePatients('Stop', 30, (i) => ({ phone: `+1202555${3000 + i}` }));
     // 20 s between messages = 200 ms real: the stop lands long before the end.
     const campaign = await createCampaign('Stop me', 20, patients.map((p) => p.id));
-    expect((await run(['campaigns', 'start', campaign.id])).exitCode).toBe(0);
+    expect((await run(['campaigns', 'start', campaign.id, '--yes'])).exitCode).toBe(0);
     const watching = run(['campaigns', 'watch', campaign.id, '--poll', '0.05', '--json']);
     await waitFor('3 messages', () => campaignMessages(campaign.id).length >= 3);
 
@@ -241,7 +241,7 @@ describe('stopping', () => {
     const after = await expectCountsMatchRecipients(campaign.id);
     expect(after.counts).toMatchObject({ recipients: 30, pending: 0, sent: sentAtStop, skipped: 30 - sentAtStop });
 
-    const restart = await run(['campaigns', 'start', campaign.id, '--json']);
+    const restart = await run(['campaigns', 'start', campaign.id, '--json', '--yes']);
     expect(restart.exitCode).toBe(5);
     expect(jsonLines(restart.stderr)[0]).toMatchObject({ status: 409, code: 'campaign_not_editable' });
 
@@ -257,7 +257,7 @@ describe('watch', () => {
     // The first message goes at once; the second waits an hour, so the campaign stays running.
     const patients = makePatients('Ctrl', 2, (i) => ({ phone: `+1202555${4000 + i}` }));
     const campaign = await createCampaign('Long', 3600, patients.map((p) => p.id));
-    expect((await run(['campaigns', 'start', campaign.id])).exitCode).toBe(0);
+    expect((await run(['campaigns', 'start', campaign.id, '--yes'])).exitCode).toBe(0);
     const child = execa(process.execPath, [binPath(), 'campaigns', 'watch', campaign.id, '--json', '--poll', '0.05'], {
       env: env(),
       extendEnv: false,
@@ -292,7 +292,7 @@ describe('sender', () => {
     expect(campaign.sender).toEqual({ id: admin.id, name: 'Dana Admin', kind: 'staff' });
     const [p] = makePatients('Oauth', 1, () => ({ phone: '+12025555000' }));
     expect((await run(['campaigns', 'recipients', 'add', campaign.id, '--patient', p!.id], oauth)).exitCode).toBe(0);
-    expect((await run(['campaigns', 'start', campaign.id], oauth)).exitCode).toBe(0);
+    expect((await run(['campaigns', 'start', campaign.id, '--yes'], oauth)).exitCode).toBe(0);
     const watch = await run(['campaigns', 'watch', campaign.id, '--poll', '0.05', '--json'], oauth);
     expect(watch.exitCode).toBe(0);
     const [message] = campaignMessages(campaign.id);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
 import { checkRateLimit } from '../../src/sandbox/http/rate-limit.js';
-import { ProblemError } from '../../src/sandbox/http/problem.js';
+import { ProblemError } from '../../src/sandbox/problem.js';
 
 const sandbox = useSandbox();
 const env = (extra: Record<string, string> = {}) => sandboxEnv(sandbox.current, extra);

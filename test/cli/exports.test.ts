@@ -104,7 +104,7 @@ describe('msgctl exports download', () => {
     expect(r.stdout).toContain(',"second, with ""quotes"", commas\nand a newline",');
   });
 
-  it('refuses an expired link (410) and a forged one (403); the CLI always fetches a fresh link', async () => {
+  it('refuses an expired link (403 download_expired: §7.2 has no 410) and a forged one (403); the CLI always fetches a fresh link', async () => {
     const ready = await readyExport();
     const forged = new URL(ready.download_url);
     const token = forged.searchParams.get('token')!;
@@ -119,7 +119,7 @@ describe('msgctl exports download', () => {
     expect((await fetch(ready.download_url)).status).toBe(200);
     w.sb.clock.advance(5 * 60_000 + 1000);
     const expired = await fetch(ready.download_url);
-    expect(expired.status).toBe(410);
+    expect(expired.status).toBe(403);
     expect(((await expired.json()) as { code: string }).code).toBe('download_expired');
 
     const r = await msgctl(['exports', 'download', ready.id], { env });

@@ -12,7 +12,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/csv/${name}
 let sandbox: RunningSandbox;
 beforeEach(async () => {
   // A fresh world per test: the same file imported twice into one sandbox would be replayed.
-  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0, recordRequests: true });
+  sandbox = await startSandbox({ rateLimit: 0, timeScale: 0 });
+  sandbox.testing.recordRequests();
 });
 afterEach(async () => sandbox.close());
 
@@ -27,7 +28,7 @@ function compact(lines: any[]) {
 describe('imports create --wait', () => {
   it('reports every row of the messy roster: created, invalid locally (a repeated MRN with other details included); exit 10', async () => {
     const before = orgPatients().length;
-    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--wait', '--json']);
+    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--wait', '--json']);
     expect(r.exitCode).toBe(10);
     const lines = jsonLines(r.stdout);
     expect(compact(lines)).toEqual([
@@ -65,7 +66,7 @@ describe('imports create --wait', () => {
   it('matches seeded patients by MRN, phone and email, and reports a row the service refuses', async () => {
     const before = orgPatients().length;
     const seeded = (mrn: string) => sandbox.sb.db.patients.find((p) => p.mrn === mrn)!.id;
-    const r = await run(['imports', 'create', fixture('roster-existing.csv'), '--wait', '--json']);
+    const r = await run(['imports', 'create', fixture('roster-existing.csv'), '--month-first', '--wait', '--json']);
     expect(r.exitCode).toBe(10);
     const lines = jsonLines(r.stdout);
     expect(compact(lines)).toEqual([
@@ -90,7 +91,7 @@ describe('imports create --wait', () => {
   });
 
   it('reads semicolon and tab files with their own aliases', async () => {
-    const semicolon = await run(['imports', 'create', fixture('roster-semicolon.csv'), '--wait', '--json']);
+    const semicolon = await run(['imports', 'create', fixture('roster-semicolon.csv'), '--month-first', '--wait', '--json']);
     expect(semicolon.exitCode).toBe(10);
     expect(compact(jsonLines(semicolon.stdout))).toEqual([
       [2, 'created', null, []],
@@ -102,7 +103,7 @@ describe('imports create --wait', () => {
     const anne = jsonLines(semicolon.stdout)[2];
     expect(sandbox.sb.db.patients.get(anne.patient_id)).toMatchObject({ first_name: 'Anne; Marie', email: expect.any(String), phone: null });
 
-    const tab = await run(['imports', 'create', fixture('roster-tab.tsv'), '--wait', '--json']);
+    const tab = await run(['imports', 'create', fixture('roster-tab.tsv'), '--month-first', '--wait', '--json']);
     expect(tab.exitCode).toBe(10);
     expect(compact(jsonLines(tab.stdout))).toEqual([
       [2, 'created', null, []],
@@ -123,7 +124,7 @@ describe('imports create --wait', () => {
   });
 
   it('splits a file into chunks, one import each, keeping row order and finding repeated MRNs across chunks', async () => {
-    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--wait', '--json', '--chunk-size', '2']);
+    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--wait', '--json', '--chunk-size', '2']);
     expect(r.exitCode).toBe(10);
     const lines = jsonLines(r.stdout);
     expect(lines.map((o) => o.row)).toEqual([2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]);
@@ -137,7 +138,7 @@ describe('imports create --wait', () => {
 
 describe('imports create without --wait, and imports get', () => {
   it('prints the created imports, then get --wait follows one to its results', async () => {
-    const r = await run(['imports', 'create', fixture('roster-semicolon.csv'), '--json']);
+    const r = await run(['imports', 'create', fixture('roster-semicolon.csv'), '--month-first', '--json']);
     expect(r.exitCode).toBe(10); // two rows were invalid and not sent
     const [created, ...rest] = jsonLines(r.stdout);
     expect(rest).toEqual([]);
@@ -192,16 +193,16 @@ describe('refused before anything is sent', () => {
   });
 
   it('refuses an unknown --region and an oversized --chunk-size', async () => {
-    const region = await run(['imports', 'create', fixture('roster-messy.csv'), '--region', 'ZZ']);
+    const region = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--region', 'ZZ']);
     expect(region.exitCode).toBe(2);
     expect(region.stderr).toContain('--region "ZZ"');
-    const chunk = await run(['imports', 'create', fixture('roster-messy.csv'), '--chunk-size', '5001']);
+    const chunk = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--chunk-size', '5001']);
     expect(chunk.exitCode).toBe(2);
     expect(sandbox.testing.requests()).toEqual([]);
   });
 
   it('dry run: every row on stdout, exit 2 when some are invalid, nothing sent', async () => {
-    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--json']);
+    const r = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--dry-run', '--json']);
     expect(r.exitCode).toBe(2);
     const lines = jsonLines(r.stdout);
     expect(lines.filter((o) => o.outcome === 'valid').map((o) => o.row)).toEqual([2, 3, 5, 6, 11, 13, 15]);
@@ -215,17 +216,17 @@ describe('refused before anything is sent', () => {
   });
 
   it('dry run on a terminal: the invalid rows with every reason whole at 80 columns, then the summary; --all-rows lists every row', async () => {
-    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 80 });
+    const r = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--dry-run'], { env: sandboxEnv(sandbox), tty: true, columns: 80 });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toMatch(/^row 7 +invalid +DOB: not a real calendar date$/m);
     expect(r.stdout).not.toMatch(/valid +Ava Marsh/); // valid rows are counted, not listed
     expect(r.stdout).not.toContain('…');
     expect(Math.max(...r.stdout.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(80);
     expect(r.stderr).toMatch(/rows: \d+ valid, \d+ invalid\. Dry run: nothing was sent\./);
-    const all = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--all-rows'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
+    const all = await msgctl(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--dry-run', '--all-rows'], { env: sandboxEnv(sandbox), tty: true, columns: 120 });
     expect(all.stdout).toMatch(/^ROW +OUTCOME +DETAILS$/m);
     expect(all.stdout).toMatch(/^2 +valid +Ava Marsh, born 1985-12-10, \+15555550101, ava\.marsh@example\.com, MRN MRN-1001$/m);
-    const piped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run']);
+    const piped = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--dry-run']);
     expect(piped.stdout.split('\n')[0]).toBe('2\tvalid\tAva Marsh, born 1985-12-10, +15555550101, ava.marsh@example.com, MRN MRN-1001');
     expect(piped.stdout).toContain('7\tinvalid\tDOB: not a real calendar date\n');
     expect(piped.stderr).toContain('invalid row 7, DOB: not a real calendar date');
@@ -234,7 +235,7 @@ describe('refused before anything is sent', () => {
   it('dry run of a clean file exits 0; --map changes which rows are valid', async () => {
     const clean = await run(['imports', 'create', fixture('roster-existing.csv'), '--dry-run', '--day-first']);
     expect(clean.exitCode).toBe(0);
-    const mapped = await run(['imports', 'create', fixture('roster-messy.csv'), '--dry-run', '--json', '--map', 'Email=ignore']);
+    const mapped = await run(['imports', 'create', fixture('roster-messy.csv'), '--month-first', '--dry-run', '--json', '--map', 'Email=ignore']);
     const row13 = jsonLines(mapped.stdout).find((o) => o.row === 13);
     expect(row13).toMatchObject({ outcome: 'invalid', errors: [{ column: 'Mobile Phone', code: 'required' }] });
     expect(sandbox.testing.requests()).toEqual([]);

@@ -13,11 +13,14 @@ import { CLIENT_ID, decideViaHttp } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 
-function loginEnv() {
+/** A desktop session (a display: a browser can open) unless `extra` says otherwise. */
+function loginEnv(extra: Record<string, string | undefined> = {}) {
   return isolatedEnv({
     MSGCTL_BASE_URL: sandbox.current.baseUrl,
     MSGCTL_CLIENT_ID: CLIENT_ID,
     MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
+    DISPLAY: ':0',
+    ...extra,
   });
 }
 
@@ -108,30 +111,36 @@ describe('auth status for people', () => {
   });
 });
 
-describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
-  /** Runs login with a stdin the test types into, as the person at the SSH session would. */
-  async function loginWithPaste(env: Record<string, string | undefined>, answer: (authorizeUrl: string) => Promise<string>) {
-    const { PassThrough, Writable } = await import('node:stream');
-    const { run } = await import('../../src/cli/cli.js');
-    let stderr = '';
-    let stdout = '';
-    const sink = (append: (s: string) => void) => new Writable({ write(chunk, _e, done) { append(String(chunk)); done(); } });
-    const stdin = new PassThrough();
-    const exit = run(['login', '--insecure-storage', '--no-browser'], {
-      env,
-      io: { stdin, stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)) },
-    });
-    let url: string | undefined;
-    for (let i = 0; i < 200 && !url; i++) {
-      url = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(stderr)?.[1];
-      if (!url) await new Promise((r) => setTimeout(r, 10));
-    }
-    stdin.write(await answer(url!));
-    const exitCode = await exit;
-    stdin.destroy();
-    return { exitCode, stdout, stderr };
+/** Runs login with a stdin the test types into, as the person at the SSH session would. */
+async function loginWithPaste(
+  env: Record<string, string | undefined>,
+  answer: (authorizeUrl: string) => Promise<string>,
+  args: string[] = ['--no-browser'],
+  services: Partial<import('../../src/cli/context.js').Services> = {},
+) {
+  const { PassThrough, Writable } = await import('node:stream');
+  const { run } = await import('../../src/cli/cli.js');
+  let stderr = '';
+  let stdout = '';
+  const sink = (append: (s: string) => void) => new Writable({ write(chunk, _e, done) { append(String(chunk)); done(); } });
+  const stdin = new PassThrough();
+  const exit = run(['login', '--insecure-storage', ...args], {
+    env,
+    services,
+    io: { stdin, stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)) },
+  });
+  let url: string | undefined;
+  for (let i = 0; i < 200 && !url; i++) {
+    url = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(stderr)?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 10));
   }
+  stdin.write(await answer(url!));
+  const exitCode = await exit;
+  stdin.destroy();
+  return { exitCode, stdout, stderr };
+}
 
+describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
   it('takes the pasted URL the browser ended on: state checked, code exchanged with PKCE', async () => {
     const env = loginEnv();
     const r = await loginWithPaste(env, async (url) => {
@@ -185,5 +194,54 @@ describe('an API key and an OAuth session on one profile', () => {
     expect(org.exitCode).toBe(3);
     expect(org.stderr).toMatch(/No credential for profile "sandbox"/);
     expect(org.stderr).toMatch(/restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile/);
+  });
+});
+
+describe('headless login without traps (issue 29 item 9)', () => {
+  const neverOpens = async () => {
+    throw new Error('the test browser must not be asked');
+  };
+  const pasteOf = async (url: string) => {
+    // The browser is elsewhere: the person approves there and pastes the address it ended on.
+    const decision = await decideViaHttp(url, { decision: 'approve' });
+    return decision.location! + '\n';
+  };
+
+  it.each([
+    ['no display on Linux', { DISPLAY: undefined, WAYLAND_DISPLAY: undefined }, /there is no graphical display here/],
+    ['an SSH session', { DISPLAY: undefined, SSH_CONNECTION: '10.0.0.2 50000 10.0.0.1 22' }, /this is an SSH session/],
+  ])('%s: no "Opening your browser", says why, and takes the pasted address', async (_name, extra, why) => {
+    if (process.platform !== 'linux') return;
+    const r = await loginWithPaste(loginEnv(extra), pasteOf, [], { openBrowser: neverOpens });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/Opening your browser/);
+    expect(r.stderr).toMatch(why);
+    expect(r.stderr).toMatch(/paste it here and press Enter/);
+  });
+
+  it('SSH with an X-forwarded display still opens the browser', async () => {
+    if (process.platform !== 'linux') return;
+    const browser = approvingBrowser();
+    const r = await msgctl(['login', '--insecure-storage'], { env: loginEnv({ SSH_CONNECTION: '10.0.0.2 50000 10.0.0.1 22', DISPLAY: 'localhost:10.0' }), services: { openBrowser: browser.openBrowser } });
+    await browser.finished();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(browser.opened).toHaveLength(1);
+  });
+
+  it('a browser that fails to open: the paste fallback is offered on screen and works', async () => {
+    const r = await loginWithPaste(loginEnv(), pasteOf, [], {
+      openBrowser: async () => {
+        throw new Error('xdg-open: no method available');
+      },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/could not open a browser; open the URL above yourself, then paste the address the browser ends on here/);
+  });
+
+  it('even when the browser opened, a pasted address is taken (it may have opened on another machine)', async () => {
+    const r = await loginWithPaste(loginEnv(), pasteOf, [], { openBrowser: async () => {} });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Opening your browser/);
+    expect(r.stderr).toMatch(/paste the address it ends on here/);
   });
 });

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 
-const sandbox = useSandbox({ recordRequests: true });
+const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
 /** A terminal where colour is left to the conventions under test (the test env sets NO_COLOR). */
 const colourEnv = (extra: Record<string, string | undefined> = {}): Record<string, string | undefined> => ({ ...env(), NO_COLOR: undefined, TERM: 'xterm-256color', ...extra });

@@ -143,7 +143,7 @@ describe('msgctl send', () => {
 
   it('creates the patient with the given details when the phone is new', async () => {
     const r = await msgctl(
-      ['send', '--to', '555-555-0166', '--first-name', 'Nia', '--last-name', 'New', '--dob', '03/07/1980', '--mrn', 'N-166', '--email', 'nia@example.com', 'Welcome', '--json'],
+      ['send', '--to', '555-555-0166', '--first-name', 'Nia', '--last-name', 'New', '--dob', '03/07/1980', '--month-first', '--mrn', 'N-166', '--email', 'nia@example.com', 'Welcome', '--json'],
       { env: env() },
     );
     expect(r.exitCode, r.stderr).toBe(0);

@@ -40,9 +40,9 @@ describe('destructive commands on a terminal', () => {
     const id = await newPatient('Nora');
     const { prompter, asked } = scripted({ confirm: false });
     const r = await msgctl(['patients', 'delete', id], { env: sandboxEnv(sandbox.current), tty: true, services: { prompter } });
-    expect(asked).toEqual([`Delete patient ${id}?`]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/Cancelled; nothing was changed/);
+    expect(asked).toEqual([`Delete patient Nora Prompt (${id})? This cannot be undone.`]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('Nothing changed.\n');
     expect(sandbox.current.sb.db.patients.get(id)?.deleted_at ?? null).toBeNull();
   });
 

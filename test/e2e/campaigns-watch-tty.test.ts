@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { run } from '../../src/cli/cli.js';
-import { findPrincipal } from '../../src/sandbox/http/principal.js';
+import { findPrincipal } from '../../src/sandbox/domain/principal.js';
 import { senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { startCampaign, stopCampaign } from '../../src/sandbox/domain/campaigns.js';

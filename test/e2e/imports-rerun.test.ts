@@ -26,10 +26,11 @@ const EXPECTED = [
 
 describe('re-running an import', () => {
   it('an upload whose answer was lost is retried with the same key and imported once', async () => {
-    sandbox = await startSandbox({ rateLimit: 0, timeScale: 0, recordRequests: true });
+    sandbox = await startSandbox({ rateLimit: 0, timeScale: 0 });
+    sandbox.testing.recordRequests();
     const before = patientCount();
     sandbox.testing.injectFaults({ reset: true, method: 'POST', path: '/patient-imports' });
-    const r = await msgctl(['imports', 'create', messy, '--wait', '--json'], { env: sandboxEnv(sandbox) });
+    const r = await msgctl(['imports', 'create', messy, '--month-first', '--wait', '--json'], { env: sandboxEnv(sandbox) });
     expect(r.exitCode).toBe(10);
     expect(outcomesOf(r.stdout)).toEqual(EXPECTED);
     const posts = sandbox.testing.requests().filter((q) => q.method === 'POST');
@@ -40,9 +41,10 @@ describe('re-running an import', () => {
 
   it('after the command is killed halfway, running it again finishes the file without duplicates', async () => {
     // 100 ms per row: the first three-row chunk is still running when the CLI is killed.
-    sandbox = await startSandbox({ rateLimit: 0, timeScale: 10, recordRequests: true });
+    sandbox = await startSandbox({ rateLimit: 0, timeScale: 10 });
+    sandbox.testing.recordRequests();
     const before = patientCount();
-    const args = ['imports', 'create', messy, '--wait', '--json', '--chunk-size', '3'];
+    const args = ['imports', 'create', messy, '--month-first', '--wait', '--json', '--chunk-size', '3'];
     const first = execa(process.execPath, [binPath(), ...args], { env: sandboxEnv(sandbox), extendEnv: false, reject: false });
     for (let waited = 0; importCount() === 0; waited += 20) {
       if (waited > 20_000) throw new Error('the first chunk never arrived');

@@ -4,7 +4,8 @@
  * carry the whole TypeScript source), sources, tests, fixtures or tooling.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { execa } from 'execa';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,19 +27,18 @@ function cleanCheckout(): string {
 }
 
 describe('npm pack', () => {
-  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', () => {
+  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', async () => {
     const dir = cleanCheckout();
     expect(existsSync(join(dir, 'dist'))).toBe(false);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+    // Not execFileSync: a worker blocked for the whole build cannot answer vitest (onTaskUpdate timeouts).
+    const { stdout: out } = await execa('npm', ['pack', '--json', '--pack-destination', scratch], {
       cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, npm_config_loglevel: 'error' },
     });
     const [result] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
     const files = result!.files.map((f) => f.path);
 
-    for (const needed of ['bin/msgctl.js', 'dist/cli.cjs', 'dist/command-line.json', 'bin/code-cache.js', 'bin/own-path.js', 'dist/sandbox/entry.js', 'dist/version.js', 'dist/root-help.js', 'README.md', 'package.json']) {
+    for (const needed of ['bin/msgctl.js', 'dist/cli.cjs', 'dist/command-line.json', 'bin/code-cache.js', 'bin/own-path.js', 'dist/sandbox/entry.js', 'dist/version.js', 'dist/root-help.js', 'dist/help-render.js', 'dist/man/msgctl.1', 'docs/README.md', 'README.md', 'package.json']) {
       expect(files, needed).toContain(needed);
     }
     expect(files.some((f) => f.startsWith('docs/'))).toBe(true);
@@ -48,5 +48,8 @@ describe('npm pack', () => {
     );
     expect(unexpected).toEqual([]);
     expect(files.every((f) => /^(bin|dist|docs|examples)\//.test(f) || ['README.md', 'package.json', 'LICENSE'].includes(f))).toBe(true);
+    // npm installs the man page from package.json's "man", so `man msgctl` finds msgctl(1).
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { man: string[] };
+    expect(pkg.man).toEqual(['./dist/man/msgctl.1']);
   }, 120_000);
 });

@@ -1,19 +1,23 @@
 /**
  * `msgctl sandbox --data FILE` on SQLite: a write answered 2xx survives
  * kill -9, nothing is half-written, no side files are left once it stops
- * cleanly again, and an old JSON snapshot is refused, not overwritten.
+ * cleanly again, an old JSON snapshot is refused, not overwritten, and every
+ * file of it is the user's alone (0600) whatever the umask (issue 27, item 7).
  */
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 
-async function startSandboxProcess(args: string[], env: Record<string, string | undefined>) {
-  const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', ...args], { env, extendEnv: false, reject: false });
+async function startSandboxProcess(args: string[], env: Record<string, string | undefined>, umask?: string) {
+  const argv = [binPath(), 'sandbox', '--port', '0', '--json', ...args];
+  const child = umask === undefined
+    ? execa(process.execPath, argv, { env, extendEnv: false, reject: false })
+    : execa('sh', ['-c', `umask ${umask} && exec "$@"`, 'sh', process.execPath, ...argv], { env, extendEnv: false, reject: false });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
@@ -82,5 +86,38 @@ describe('msgctl sandbox --data', () => {
     const r = await msgctl(['sandbox', '--port', '0', '--data', join(tmpdir(), `no-such-dir-${randomUUID()}`, 'x.db')], { env: isolatedEnv() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/Cannot open --data .*directory must exist/);
+  });
+
+  it.skipIf(process.platform === 'win32')('makes the database, its WAL and shared memory 0600 under umask 000, and tightens files an older run left open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-mode-'));
+    const data = join(dir, 'sandbox.db');
+    const env = isolatedEnv();
+    const modes = () => Object.fromEntries(readdirSync(dir).map((f) => [f, (statSync(join(dir, f)).mode & 0o777).toString(8)]));
+    const write = async (info: { base_url: string; api_key: string }) => {
+      const res = await fetch(`${info.base_url}/patients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.api_key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ first_name: 'Private', last_name: 'File', phone: '+15555550170' }),
+      });
+      expect(res.status).toBeLessThan(300);
+    };
+
+    const first = await startSandboxProcess(['--data', data], env, '000');
+    await write(first.info);
+    expect(modes()).toEqual({ 'sandbox.db': '600', 'sandbox.db-wal': '600', 'sandbox.db-shm': '600' });
+    first.child.kill('SIGKILL');
+    await first.child;
+
+    // As an older msgctl left them: readable by everyone.
+    for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
+    const second = await startSandboxProcess(['--data', data], env, '000');
+    try {
+      await write(second.info);
+      expect(modes()).toEqual({ 'sandbox.db': '600', 'sandbox.db-wal': '600', 'sandbox.db-shm': '600' });
+    } finally {
+      second.child.kill('SIGINT');
+      await second.child;
+    }
+    expect(modes()).toEqual({ 'sandbox.db': '600' });
   });
 });

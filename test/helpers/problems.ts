@@ -1,4 +1,4 @@
-import { ProblemError } from '../../src/sandbox/http/problem.js';
+import { ProblemError } from '../../src/sandbox/problem.js';
 
 /** Runs sandbox domain code that must refuse, and returns the problem it threw. */
 export function problemOf(fn: () => unknown): ProblemError {

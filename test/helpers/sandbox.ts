@@ -9,7 +9,8 @@ import type { SandboxOptions } from '../../src/sandbox/context.js';
 export function useSandbox(options: Partial<SandboxOptions> = {}): { current: RunningSandbox } {
   const holder = {} as { current: RunningSandbox };
   beforeAll(async () => {
-    holder.current = await startSandbox({ rateLimit: 0, recordRequests: true, ...options });
+    holder.current = await startSandbox({ rateLimit: 0, ...options });
+    holder.current.testing.recordRequests();
   });
   afterAll(async () => {
     await holder.current?.close();

@@ -11,7 +11,7 @@ import { SandboxStore } from '../../src/sandbox/store/store.js';
 import { Clock } from '../../src/sandbox/clock.js';
 import { SandboxContext } from '../../src/sandbox/context.js';
 import { seedWorld, type SeededCredentials } from '../../src/sandbox/seed.js';
-import { findPrincipal } from '../../src/sandbox/http/principal.js';
+import { findPrincipal } from '../../src/sandbox/domain/principal.js';
 import { sendPatientMessage, senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
 import { createPatient, deletePatient } from '../../src/sandbox/domain/patients.js';
 import { startDeliveryWorker } from '../../src/sandbox/workers/delivery.js';

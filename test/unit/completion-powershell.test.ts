@@ -40,9 +40,17 @@ describe('PowerShell completion script', () => {
 
   it('offers fixed flag values and argument values', () => {
     const send = script.slice(script.indexOf("'msgctl send' = @{"));
-    expect(send).toMatch(/@\('--channel', @\('secure', 'sms'\)\)|@\('--channel', @\('sms', 'secure'\)\)/);
+    expect(send).toMatch(/@\('--channel', @\('secure', 'sms'\), ''\)|@\('--channel', @\('sms', 'secure'\), ''\)/);
     const completion = script.slice(script.indexOf("'msgctl completion' = @{"));
     expect(completion).toMatch(/Args = @\(,@\('bash', 'zsh', 'fish', 'powershell'\)\)/);
+  });
+
+  it('asks msgctl for profile names and ids at TAB time, for the profile typed so far', () => {
+    const get = script.slice(script.indexOf("'msgctl campaigns get' = @{"));
+    expect(get).toMatch(/DynArgs = @\(,'campaigns'\)/);
+    expect(script).toMatch(/@\('--profile', @\(\), 'profiles'\)/);
+    expect(script).toContain('__complete $kind 2>$null');
+    expect(script).toContain("if ($pending[0] -ceq '--profile') { $profile = $word }");
   });
 
   it('quotes for PowerShell: apostrophes doubled, $ and backticks inert in single quotes', () => {

@@ -14,7 +14,7 @@ async function outcomes(name: string): Promise<[number, number, string][]> {
   const mapping = mapPatientColumns(csv.headers);
   const result: [number, number, string][] = [];
   for await (const row of csv.rows) {
-    const checked = validatePatientRow(row.record, mapping, { today });
+    const checked = validatePatientRow(row.record, mapping, { today, dateOrder: 'month-first' });
     const errors = checked.ok ? [] : checked.errors.map((e) => `${e.column}: ${e.reason}`);
     if (row.problem) errors.unshift(row.problem);
     result.push([row.row, row.line, errors.length === 0 ? 'valid' : errors.join('; ')]);

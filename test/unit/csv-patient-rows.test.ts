@@ -24,7 +24,7 @@ describe('validatePatientRow', () => {
     const result = validatePatientRow(
       row({ 'First Name': '  Ada ', DOB: '12/10/1815', 'Mobile Phone': '(555) 555-0123', 'E-mail': ' ada@example.com ', MRN: ' A-001 ' }),
       mapping,
-      { today },
+      { today, dateOrder: 'month-first' },
     );
     expect(result).toEqual({
       ok: true,
@@ -87,13 +87,17 @@ describe('validatePatientRow', () => {
   });
 
   it('resolves two-digit birth years into the past', () => {
-    const result = validatePatientRow(row({ DOB: '3/7/48', 'E-mail': 'a@b.co' }), mapping, { today });
+    const result = validatePatientRow(row({ DOB: '3/7/48', 'E-mail': 'a@b.co' }), mapping, { today, dateOrder: 'month-first' });
     expect(result.ok && result.patient.date_of_birth).toBe('1948-03-07');
   });
 
-  it('reads day-first dates only when asked', () => {
-    const dayFirst = validatePatientRow(row({ DOB: '07/03/1990', 'E-mail': 'a@b.co' }), mapping, { dayFirst: true });
+  it('reads an ambiguous numeric date only in a stated order', () => {
+    const dayFirst = validatePatientRow(row({ DOB: '07/03/1990', 'E-mail': 'a@b.co' }), mapping, { dateOrder: 'day-first' });
     expect(dayFirst.ok && dayFirst.patient.date_of_birth).toBe('1990-03-07');
+    const monthFirst = validatePatientRow(row({ DOB: '07/03/1990', 'E-mail': 'a@b.co' }), mapping, { dateOrder: 'month-first' });
+    expect(monthFirst.ok && monthFirst.patient.date_of_birth).toBe('1990-07-03');
+    const unstated = validatePatientRow(row({ DOB: '07/03/1990', 'E-mail': 'a@b.co' }), mapping);
+    expect(unstated).toMatchObject({ ok: false, errors: [{ field: 'date_of_birth', reason: expect.stringContaining('ambiguous') }] });
   });
 
   it('reads local numbers in the given region', () => {

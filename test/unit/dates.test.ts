@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDate } from '../../src/cli/util/dates.js';
+import { AMBIGUOUS_DATE, isAmbiguousDate, normalizeDate } from '../../src/cli/util/dates.js';
 
 const today = new Date(2025, 5, 15); // 15 June 2025, local time
 
@@ -7,9 +7,10 @@ describe('normalizeDate', () => {
   it.each([
     ['2024-03-07', '2024-03-07'],
     ['2024-3-7', '2024-03-07'],
-    ['03/07/2024', '2024-03-07'],
-    ['3/7/2024', '2024-03-07'],
-    ['3-7-2024', '2024-03-07'],
+    ['03/13/2024', '2024-03-13'],
+    ['13/03/2024', '2024-03-13'],
+    ['3/3/2024', '2024-03-03'],
+    ['3-13-2024', '2024-03-13'],
     ['2024/03/07', '2024-03-07'],
     ['07-Mar-2024', '2024-03-07'],
     ['7 Mar 2024', '2024-03-07'],
@@ -22,22 +23,35 @@ describe('normalizeDate', () => {
     [' 2024-03-07 ', '2024-03-07'],
     ['2024-03-07T00:00:00Z', '2024-03-07'],
     ['2024-03-07T23:30:00-05:00', '2024-03-07'],
-    ['3/7/2024 12:00:00 AM', '2024-03-07'],
+    ['3/17/2024 12:00:00 AM', '2024-03-17'],
     ['1980-02-29', '1980-02-29'],
   ])('reads %j as %s', (input, expected) => {
     expect(normalizeDate(input, { today })).toEqual({ ok: true, date: expected });
   });
 
-  it('reads numeric dates month-first unless told they are day-first', () => {
-    expect(normalizeDate('07/03/2024', { today })).toEqual({ ok: true, date: '2024-07-03' });
-    expect(normalizeDate('07/03/2024', { today, dayFirst: true })).toEqual({ ok: true, date: '2024-03-07' });
+  it('never guesses the order of an ambiguous numeric date: it needs a stated order', () => {
+    for (const text of ['07/03/2024', '3/2/1969', '12.09.1986', '1-2-69']) {
+      const result = normalizeDate(text, { today });
+      expect(result).toEqual({ ok: false, reason: AMBIGUOUS_DATE, ambiguous: true });
+      expect(isAmbiguousDate(text)).toBe(true);
+    }
+    expect(normalizeDate('07/03/2024', { today, order: 'month-first' })).toEqual({ ok: true, date: '2024-07-03' });
+    expect(normalizeDate('07/03/2024', { today, order: 'day-first' })).toEqual({ ok: true, date: '2024-03-07' });
+    expect(isAmbiguousDate('2024-03-07')).toBe(false);
+    expect(isAmbiguousDate('13/03/2024')).toBe(false);
+    expect(isAmbiguousDate('00/10/1990')).toBe(false);
   });
 
-  it('refuses to guess a day-first date and says why', () => {
-    const result = normalizeDate('13/03/2024', { today });
-    expect(result).toEqual({ ok: false, reason: 'month 13 does not exist (numeric dates are read month first: MM/DD/YYYY)' });
+  it('refuses a date the stated order cannot read, and says which order it used', () => {
+    expect(normalizeDate('13/03/2024', { today, order: 'month-first' })).toEqual({
+      ok: false,
+      reason: 'month 13 does not exist (numeric dates are read month first: MM/DD/YYYY)',
+    });
+    expect(normalizeDate('03/13/2024', { today, order: 'day-first' })).toEqual({
+      ok: false,
+      reason: 'month 13 does not exist (numeric dates are read day first: DD/MM/YYYY)',
+    });
     expect(normalizeDate('2024-13-03', { today })).toEqual({ ok: false, reason: 'month 13 does not exist' });
-    expect(normalizeDate('03/13/2024', { today, dayFirst: true })).toEqual({ ok: false, reason: 'month 13 does not exist' });
   });
 
   it.each([
@@ -69,16 +83,16 @@ describe('normalizeDate', () => {
 
   describe('two-digit years', () => {
     it('put birth dates in the latest century that is not in the future', () => {
-      expect(normalizeDate('3/7/24', { today, notInFuture: true })).toEqual({ ok: true, date: '2024-03-07' });
+      expect(normalizeDate('3/7/24', { order: 'month-first', today, notInFuture: true })).toEqual({ ok: true, date: '2024-03-07' });
       expect(normalizeDate('6/15/25', { today, notInFuture: true })).toEqual({ ok: true, date: '2025-06-15' });
       expect(normalizeDate('6/16/25', { today, notInFuture: true })).toEqual({ ok: true, date: '1925-06-16' });
-      expect(normalizeDate('3/7/48', { today, notInFuture: true })).toEqual({ ok: true, date: '1948-03-07' });
+      expect(normalizeDate('3/7/48', { order: 'month-first', today, notInFuture: true })).toEqual({ ok: true, date: '1948-03-07' });
       expect(normalizeDate('07-Mar-99', { today, notInFuture: true })).toEqual({ ok: true, date: '1999-03-07' });
     });
 
     it('otherwise take the century nearest today', () => {
-      expect(normalizeDate('3/7/30', { today })).toEqual({ ok: true, date: '2030-03-07' });
-      expect(normalizeDate('3/7/80', { today })).toEqual({ ok: true, date: '1980-03-07' });
+      expect(normalizeDate('3/7/30', { order: 'month-first', today })).toEqual({ ok: true, date: '2030-03-07' });
+      expect(normalizeDate('3/7/80', { order: 'month-first', today })).toEqual({ ok: true, date: '1980-03-07' });
     });
 
     it('validate leap days against the resolved century', () => {

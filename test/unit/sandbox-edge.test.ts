@@ -50,19 +50,19 @@ describe('bodies', () => {
     expect(arrays.status).toBe(400);
   });
 
-  it('/v1 takes application/json only: form, text and multipart bodies are 415 problems', async () => {
+  it('/v1 takes application/json only: form, text and multipart bodies are 400 problems saying so (§7.2 has no 415)', async () => {
     for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
       const res = await post('/patients', 'first_name=Ada&last_name=L&phone=5555550199', type);
-      expect(res.status, type).toBe(415);
-      expect((await problem(res)).code).toBe('invalid_request');
+      expect(res.status, type).toBe(400);
+      expect(await problem(res)).toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/Content-Type: application\/json/) });
     }
   });
 
-  it('bodies over 1 MB are 413 problems, but an import may be larger', async () => {
+  it('bodies over 1 MB are 400 problems naming the limit (§7.2 has no 413), but an import may be larger', async () => {
     const big = JSON.stringify({ first_name: 'A', last_name: 'B', phone: '+15555550199', note: 'x'.repeat(1_100_000) });
     const res = await post('/patients', big);
-    expect(res.status).toBe(413);
-    await problem(res);
+    expect(res.status).toBe(400);
+    expect(await problem(res)).toMatchObject({ status: 400, code: 'invalid_request', detail: expect.stringMatching(/1 MB.*16 MB/) });
     const rows = Array.from({ length: 5000 }, (_, i) => ({ first_name: `Big${i}`, last_name: 'x'.repeat(190), mrn: `BIG-${i}`, email: `big${i}@example.com` }));
     const body = JSON.stringify({ rows });
     expect(body.length).toBeGreaterThan(1024 * 1024);
@@ -146,12 +146,13 @@ describe('query strings and headers', () => {
     }
   });
 
-  it('headers over the limit (a long q) are 431 as problem+json with X-Request-Id', async () => {
+  it('headers over the limit (a long q) are 400 as problem+json with X-Request-Id, naming the limit (§7.2 has no 431)', async () => {
     const res = await raw(`/v1/patient-messages?after=2000-01-01&q=${'word%20'.repeat(4000)}`, auth());
-    expect(res.status).toBe(431);
+    expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.headers['x-request-id']).toBeTruthy();
-    expect(JSON.parse(res.body)).toMatchObject({ status: 431, code: 'invalid_request', detail: expect.stringMatching(/shorten/) });
+    const body = JSON.parse(res.body);
+    expect(res.headers['x-request-id']).toBe(body.request_id);
+    expect(body).toMatchObject({ status: 400, code: 'invalid_request', detail: expect.stringMatching(/16 KB.*shorten/) });
   });
 });
 
@@ -170,10 +171,10 @@ describe('/_sandbox', () => {
   it('takes JSON bodies only: a form post (CORS-simple) cannot move the clock or inject a message', async () => {
     for (const [path, body] of [['/_sandbox/clock', 'advance_seconds=86400'], ['/_sandbox/inbound', 'from=5555550123&to=%2B15555550100&body=hi']]) {
       const res = await fetch(`${sandbox.current.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-      expect(res.status, path).toBe(415);
+      expect(res.status, path).toBe(400);
     }
     const text = await fetch(`${sandbox.current.origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"advance_seconds":1}' });
-    expect(text.status).toBe(415);
+    expect(text.status).toBe(400);
   });
 });
 

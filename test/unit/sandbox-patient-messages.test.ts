@@ -3,8 +3,8 @@ import { SandboxStore } from '../../src/sandbox/store/store.js';
 import { Clock } from '../../src/sandbox/clock.js';
 import { SandboxContext } from '../../src/sandbox/context.js';
 import { seedWorld, type SeededCredentials } from '../../src/sandbox/seed.js';
-import { findPrincipal } from '../../src/sandbox/http/principal.js';
-import { ProblemError } from '../../src/sandbox/http/problem.js';
+import { findPrincipal } from '../../src/sandbox/domain/principal.js';
+import { ProblemError } from '../../src/sandbox/problem.js';
 import { sendPatientMessage, senderFromPrincipal, type MessageSender } from '../../src/sandbox/domain/patient-messages.js';
 import type { MessageRecord } from '../../src/sandbox/domain/records.js';
 

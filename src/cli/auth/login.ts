@@ -60,18 +60,18 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
       code_challenge: pkce.challenge,
       code_challenge_method: pkce.method,
     }).toString();
-    await showAuthorizeUrl(ctx, url.toString(), flags.browser, timeoutMs, listener.port);
-    if (flags.browser) code = await listener.waitForCode({ timeoutMs, signal: ctx.signal });
-    else {
-      // Whichever comes first: the browser reaching the listener (same machine, or `ssh -L`), or a pasted URL.
-      const settled = new AbortController();
-      const signal = AbortSignal.any([ctx.signal, settled.signal]);
-      const { waitForPastedRedirect } = await import('./login-paste.js');
-      try {
-        code = await Promise.race([listener.waitForCode({ timeoutMs, signal }), waitForPastedRedirect(ctx, state, signal)]);
-      } finally {
-        settled.abort();
-      }
+    // No "Opening your browser" where none can open (SSH, no display): say why and go on as with --no-browser.
+    const noBrowser = flags.browser ? browserUnavailable(ctx.env, process.platform) : null;
+    await showAuthorizeUrl(ctx, url.toString(), flags.browser && noBrowser === null, noBrowser, timeoutMs, listener.port);
+    // Whichever comes first, browser or not: the browser reaching the listener (same machine, or `ssh -L`),
+    // or the address it ended on, pasted here (the browser is elsewhere, or never opened).
+    const settled = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, settled.signal]);
+    const { waitForPastedRedirect } = await import('./login-paste.js');
+    try {
+      code = await Promise.race([listener.waitForCode({ timeoutMs, signal }), waitForPastedRedirect(ctx, state, signal)]);
+    } finally {
+      settled.abort();
     }
   } finally {
     await listener.close();
@@ -155,23 +155,41 @@ async function warnIfReplacingKey(ctx: Context, profileName: string): Promise<vo
   );
 }
 
-async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean, timeoutMs: number, port: number): Promise<void> {
-  const wait = `Waiting up to ${Math.round(timeoutMs / 1000)} s for the browser (Ctrl-C to cancel)…`;
+/**
+ * Why no browser can be opened here, or null when one can: over SSH the
+ * browser would open on the other machine's desktop, if any (an X-forwarded
+ * DISPLAY excepted), and a Linux session without DISPLAY or WAYLAND_DISPLAY
+ * has no desktop at all (WSL opens the Windows browser and has neither).
+ */
+export function browserUnavailable(env: Record<string, string | undefined>, platform: NodeJS.Platform): string | null {
+  const graphical = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  const wsl = Boolean(env.WSL_DISTRO_NAME || env.WSL_INTEROP);
+  if ((env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY) && !(platform === 'linux' && graphical)) return 'this is an SSH session';
+  if (platform !== 'win32' && platform !== 'darwin' && !graphical && !wsl) return 'there is no graphical display here (DISPLAY and WAYLAND_DISPLAY are unset)';
+  return null;
+}
+
+async function showAuthorizeUrl(ctx: Context, url: string, openBrowser: boolean, noBrowser: string | null, timeoutMs: number, port: number): Promise<void> {
+  const wait = `Waiting up to ${Math.round(timeoutMs / 1000)} s (Ctrl-C to cancel)…`;
+  const paste =
+    `After you approve, the browser goes to http://127.0.0.1:${port}/callback. On this machine (or with\n` +
+    `\`ssh -L ${port}:127.0.0.1:${port}\` to it, see --port) that finishes the login by itself. If the browser\n` +
+    `is elsewhere and shows "cannot connect", copy the address it ended on, paste it here and press Enter.`;
   // Written even with --quiet: without the URL the login cannot go on.
   if (!openBrowser) {
-    ctx.io.stderr.write(
-      `Open this URL in a browser and sign in as an org admin:\n\n  ${url}\n\n` +
-        `After you approve, the browser goes to http://127.0.0.1:${port}/callback. On this machine (or with\n` +
-        `\`ssh -L ${port}:127.0.0.1:${port}\` to it, see --port) that finishes the login by itself. If the browser\n` +
-        `is elsewhere and shows "cannot connect", copy the address it ended on, paste it here and press Enter.\n\n${wait}\n`,
-    );
+    const why = noBrowser ? `No browser can be opened: ${noBrowser}. ` : '';
+    ctx.io.stderr.write(`${why}Open this URL in a browser and sign in as an org admin:\n\n  ${url}\n\n${paste}\n\n${wait}\n`);
     return;
   }
-  ctx.io.stderr.write(`Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\n${wait}\n`);
+  ctx.io.stderr.write(
+    `Opening your browser to sign in. If it does not open, visit this URL in a browser on any machine:\n\n  ${url}\n\n` +
+      `and if that browser cannot reach this machine, paste the address it ends on here and press Enter.\n\n${wait}\n`,
+  );
+  const failed = () => ctx.out.warn('could not open a browser; open the URL above yourself, then paste the address the browser ends on here and press Enter.');
   try {
-    await ctx.services.openBrowser(url, () => ctx.out.warn('could not open a browser; open the URL above yourself.'));
+    await ctx.services.openBrowser(url, failed);
   } catch {
-    ctx.out.warn('could not open a browser; open the URL above yourself.');
+    failed();
   }
 }
 

@@ -10,13 +10,19 @@
  * `Patient ID` that is not a UUID is the clinic's MRN, which cannot address a
  * message: such a row goes to its phone. Optional `channel` and `from`
  * columns override --channel and --from per row; an empty cell falls back.
+ * A row sent to a phone number carries the patient details its columns hold
+ * (name, birth date, email, MRN, recognised as `imports create` recognises
+ * them), so a patient the send creates gets them; the service ignores them
+ * when the number is an existing patient's.
  */
 import type { Channel, SendMessageRequest } from '../../contract/api.js';
+import type { DateOrder } from '../util/dates.js';
 import type { CsvRow } from '../csv/read.js';
 import type { BoundTemplate } from '../send/template.js';
 import { findColumn } from '../send/template.js';
-import { isPatientIdHeader, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, recognisedColumns, recognisedField } from '../csv/patient-columns.js';
 import { looksLikeUuid } from '../util/ids.js';
+import { AMBIGUOUS_DATE } from '../util/dates.js';
 import { buildSendRequest } from '../send/build-request.js';
 import { UsageError } from '../errors.js';
 
@@ -28,18 +34,33 @@ export interface BatchColumns {
   phone?: string;
   channel?: string;
   from?: string;
+  /** Columns holding details for a patient the send creates (see the file's comment). */
+  patient: PatientDetailColumns;
+}
+
+export interface PatientDetailColumns {
+  firstName?: string;
+  lastName?: string;
+  dob?: string;
+  email?: string;
+  mrn?: string;
 }
 
 export interface RowDefaults {
   channel?: Channel;
   from?: string;
   region: string;
+  /** How numeric birth dates are read; without one, an ambiguous date stops the batch (run-batch-send.ts). */
+  dateOrder?: DateOrder;
 }
 
 export type PreparedRow =
   | { ok: true; request: SendMessageRequest }
-  /** badRecipient: the recipient cell was empty or neither a patient id nor a phone number. */
-  | { ok: false; problems: string[]; badRecipient?: boolean };
+  /**
+   * badRecipient: the recipient cell was empty or neither a patient id nor a phone number.
+   * ambiguousDate: the birth date could be read day- or month-first and no order was given.
+   */
+  | { ok: false; problems: string[]; badRecipient?: boolean; ambiguousDate?: boolean };
 
 export function planColumns(headers: readonly string[], toColumn: string | undefined): BatchColumns {
   const optional = (name: string) => {
@@ -51,6 +72,7 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     recipientFrom,
     channel: optional('channel'),
     from: optional('from'),
+    patient: patientDetailColumns(headers),
   });
   if (toColumn !== undefined) {
     const found = findColumn(headers, toColumn);
@@ -67,6 +89,12 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     `Columns in the file: ${quoted(headers)}.`,
     'Name it with --to-column "Column Name" (patient ids or phone numbers).',
   ]);
+}
+
+/** The column recognised for each patient detail, as `imports create` recognises them (csv/patient-columns.ts). */
+function patientDetailColumns(headers: readonly string[]): PatientDetailColumns {
+  const found = recognisedColumns(headers);
+  return { firstName: found.first_name, lastName: found.last_name, dob: found.date_of_birth, email: found.email, mrn: found.mrn };
 }
 
 /** The phone column a message goes to: a mobile/cell one before a plain "Phone". */
@@ -89,18 +117,29 @@ export function prepareRow(row: CsvRow, template: BoundTemplate, columns: BatchC
   if (!rendered.ok) problems.push(...rendered.problems);
   const cell = (column: string | undefined) => (column === undefined ? '' : (row.record[column] ?? ''));
   const channel = cell(columns.channel).toLowerCase() || defaults.channel;
+  const to = recipientCell(cell, columns);
+  // Details go with a phone number only; a patient id names a patient who exists.
+  const details = looksLikeUuid(to.trim()) ? {} : columns.patient;
+  const detail = (column: string | undefined) => cell(column).trim() || undefined;
   const built = buildSendRequest({
-    to: recipientCell(cell, columns),
+    to,
     // An unrendered body is checked for length/emptiness by the template's own problems.
     body: rendered.ok ? rendered.body : 'x',
     channel: channel as Channel | undefined,
     from: cell(columns.from) || defaults.from,
     region: defaults.region,
+    firstName: detail(details.firstName),
+    lastName: detail(details.lastName),
+    dob: detail(details.dob),
+    dateOrder: defaults.dateOrder,
+    email: detail(details.email),
+    mrn: detail(details.mrn),
   });
   if (!built.ok) problems.push(...built.problems);
   if (problems.length || !built.ok) {
     const badRecipient = !built.ok && built.problems.some((p) => p.startsWith('recipient '));
-    return { ok: false, problems, badRecipient };
+    const ambiguousDate = !built.ok && built.problems.some((p) => p.startsWith('date of birth ') && p.includes(AMBIGUOUS_DATE));
+    return { ok: false, problems, badRecipient, ambiguousDate };
   }
   return { ok: true, request: built.request };
 }

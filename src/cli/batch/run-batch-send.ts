@@ -48,6 +48,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     return ExitCode.Ok;
   }
   if (validated.valid === 0 && validated.badRecipients === rows) throw wrongRecipientColumn(settings.csv, validated);
+  if (validated.ambiguousDates > 0) throw await ambiguousDates(settings.csv, validated);
   if (settings.strict && validated.invalid > 0) {
     throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed above); with --strict nothing was sent.`, [
       'Fix those rows, or drop --strict to send the valid rows and skip the rest.',
@@ -130,6 +131,21 @@ function wrongRecipientColumn(csv: string, validated: Validated): UsageError {
     'Name the column that holds phone numbers or the service\'s patient ids with --to-column, e.g. --to-column "Mobile Phone".',
     `Columns in the file: ${others.map((h) => `"${h}"`).join(', ') || '(no other column)'}.`,
   ]);
+}
+
+/**
+ * Birth dates such as 03/02/1969 that could be read either way round, and no
+ * order given: never guessed (util/dates.ts). The whole file shares one way of
+ * writing dates, so one flag fixes every row: nothing is sent until it is given.
+ */
+async function ambiguousDates(csv: string, validated: Validated): Promise<UsageError> {
+  const { DATE_ORDER_HINTS } = await import('../util/date-order.js');
+  const rows = validated.ambiguousDateRows.join(', ') + (validated.ambiguousDates > validated.ambiguousDateRows.length ? ', …' : '');
+  const column = validated.columns.patient.dob ?? 'date of birth';
+  return new UsageError(
+    `${csv}: ${validated.ambiguousDates === 1 ? '1 row has' : `${validated.ambiguousDates} rows have`} a date in column "${column}" whose day and month could be either way round (row ${rows}); nothing was sent.`,
+    [...DATE_ORDER_HINTS],
+  );
 }
 
 /**

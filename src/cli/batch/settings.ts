@@ -9,6 +9,8 @@ import type { Channel } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { parseTemplate, type TemplatePart } from '../send/template.js';
 import { isSupportedRegion, normalizePhone } from '../util/phone.js';
+import { resolveDateOrder } from '../util/date-order.js';
+import { docPath } from '../util/package-root.js';
 import type { BatchParams } from './identity.js';
 import type { RowDefaults } from './rows.js';
 
@@ -36,7 +38,7 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
   for (const [flag, name] of ONE_OFF_FLAGS) {
     if (flags[flag] !== undefined) {
       throw new UsageError(`${name} is for a single send; a batch takes its values from the CSV and --template.`, [
-        'Each row gets its own Idempotency-Key, derived from the file (see docs/scripting.md).',
+        `Each row gets its own Idempotency-Key, derived from the file (see ${docPath('scripting.md')}).`,
       ]);
     }
   }
@@ -57,7 +59,7 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
     template,
     parts,
     toColumn: flags.toColumn,
-    defaults: { channel: flags.channel as Channel | undefined, from, region },
+    defaults: { channel: flags.channel as Channel | undefined, from, region, dateOrder: resolveDateOrder(flags, profile) },
     identity: { template, channel: flags.channel, from: flags.from, region: flags.region, toColumn: flags.toColumn },
     concurrency: flags.concurrency ?? 4,
     journal: flags.journal === undefined ? undefined : resolve(flags.journal),

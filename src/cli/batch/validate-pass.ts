@@ -24,6 +24,9 @@ export interface Validated {
   invalid: number;
   /** Invalid rows whose recipient cell was empty or unusable: all of them suggests the wrong column. */
   badRecipients: number;
+  /** Rows (the first few) whose birth date both orders read differently, with no order given. */
+  ambiguousDateRows: number[];
+  ambiguousDates: number;
   /** Size and mtime, to notice the file changing before the send pass. */
   fingerprint: string;
   /**
@@ -69,6 +72,8 @@ export async function validatePass(
   let valid = 0;
   let invalid = 0;
   let badRecipients = 0;
+  const ambiguousDateRows: number[] = [];
+  let ambiguousDates = 0;
   const head: PlannedRow[] = [];
   let complete = true;
   let keptChars = 0;
@@ -78,6 +83,7 @@ export async function validatePass(
     else {
       invalid++;
       if (prepared.badRecipient) badRecipients++;
+      if (prepared.ambiguousDate && ambiguousDates++ < 5) ambiguousDateRows.push(row.row);
       onInvalid(row.row, prepared.problems);
     }
     if (complete && head.length < KEPT_ROWS && keptChars < KEPT_BODY_CHARS) {
@@ -85,7 +91,7 @@ export async function validatePass(
       keptChars += prepared.ok ? prepared.request.body.length : 0;
     } else complete = false;
   }
-  return { sha256: digest(), template, columns, valid, invalid, badRecipients, fingerprint: before, head, complete, headers: file.headers };
+  return { sha256: digest(), template, columns, valid, invalid, badRecipients, ambiguousDateRows, ambiguousDates, fingerprint: before, head, complete, headers: file.headers };
 }
 
 /** Every row in file order: the kept ones, then the rest prepared again from the file. */

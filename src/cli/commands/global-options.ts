@@ -5,11 +5,11 @@
  */
 import { Option, type Command } from 'commander';
 import type { ColorMode, GlobalOptions } from '../context.js';
-import { choices, retryCount, timeoutSeconds } from './kit.js';
+import { choices, completeWith, retryCount, timeoutSeconds } from './kit.js';
 
 export function globalOptions(): Option[] {
   return [
-    new Option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)'),
+    completeWith(new Option('--profile <name>', 'configuration profile to use (env MSGCTL_PROFILE)'), 'profiles'),
     new Option('--base-url <url>', 'API base URL including /v1 (env MSGCTL_BASE_URL)'),
     new Option('--json [fields]', 'print JSON Lines on stdout: one API object per line; with a comma list (--json id,name), only those fields'),
     new Option('-o, --output <file>', 'write what the command prints to FILE as UTF-8 (- for stdout), replacing it only when the command succeeds'),

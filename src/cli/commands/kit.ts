@@ -3,7 +3,7 @@
  * that receive a Context, help examples, and small flag parsers. Command files
  * import only this and types at start-up; the work they do is loaded lazily.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Argument, type Command } from 'commander';
 import type { Context } from '../context.js';
 
 /** A handler may return an exit code (e.g. 10 for a partly failed batch). */
@@ -41,6 +41,53 @@ export function choicesOf(parser: unknown): readonly string[] | undefined {
   return parser ? CHOICES.get(parser as object) : undefined;
 }
 
+/**
+ * Values completion asks msgctl for when TAB is pressed (`msgctl __complete
+ * KIND`): profile names from the config file; ids of campaigns, conversations
+ * and imports from the service (or, for imports, which the API cannot list,
+ * from those this machine created), with a short timeout.
+ */
+export type DynamicValues = 'profiles' | 'campaigns' | 'conversations' | 'imports';
+export const DYNAMIC_VALUES: readonly DynamicValues[] = ['profiles', 'campaigns', 'conversations', 'imports'];
+
+const DYNAMIC = new WeakMap<Option | Argument, DynamicValues>();
+export function completeWith<T extends Option | Argument>(target: T, kind: DynamicValues): T {
+  DYNAMIC.set(target, kind);
+  return target;
+}
+export function dynamicValuesOf(target: Option | Argument): DynamicValues | undefined {
+  return DYNAMIC.get(target);
+}
+
+/** What a positional argument is, for help (`Arguments:`), the reference and completion. */
+export type ArgumentSpec = string | readonly [description: string, completion: DynamicValues];
+
+/** The positional arguments most commands take, described once. */
+export const ARGS = {
+  patientId: 'patient id (a UUID: `msgctl patients list --phone …` finds it)',
+  campaignId: ['campaign id (a UUID: `msgctl campaigns list` shows them)', 'campaigns'],
+  conversationId: ['patient conversation id (a UUID: `msgctl conversations list` shows them)', 'conversations'],
+  messageId: 'message id (a UUID: `msgctl messages list` shows them)',
+  importId: ['import id (imp_…, as `msgctl imports create` printed it)', 'imports'],
+} as const satisfies Record<string, ArgumentSpec>;
+
+/**
+ * Gives the arguments of `.command('get <id>')` a description (commander
+ * leaves them bare, and help then shows no "Arguments:" section), by name.
+ */
+export function describeArguments(cmd: Command, specs: Record<string, ArgumentSpec>): Command {
+  for (const arg of cmd.registeredArguments) {
+    const spec = specs[arg.name()];
+    if (spec === undefined) continue;
+    if (typeof spec === 'string') arg.description = spec;
+    else {
+      arg.description = spec[0];
+      completeWith(arg, spec[1]);
+    }
+  }
+  return cmd;
+}
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Must be a whole number ≥ 1.');
@@ -71,6 +118,17 @@ export function nonNegativeNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');
   return n;
+}
+
+/**
+ * --day-first / --month-first, declared once for every command that reads
+ * numeric dates (util/date-order.ts says how they combine with the profile).
+ */
+export function dayFirstOption(): Option {
+  return new Option('--day-first', 'read numeric dates such as 03/02/1969 as day/month/year (3 February)');
+}
+export function monthFirstOption(): Option {
+  return new Option('--month-first', 'read numeric dates such as 03/02/1969 as month/day/year (2 March)');
 }
 
 /** For repeatable flags: `--patient a --patient b`. */

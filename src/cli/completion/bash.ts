@@ -28,6 +28,12 @@ export function bashScript(tree: CommandSpec, header: string): string {
   const argArms: [string, readonly string[]][] = commands.flatMap((c) =>
     c.argValues.map((values, i): [string, readonly string[]] => [`${key(c)}|${i}`, values]),
   );
+  const flagDynamicArms: [string, string[]][] = commands.flatMap((c) =>
+    c.flags.flatMap((f) => (f.dynamic ? f.names.map((n): [string, string[]] => [`${key(c)}|${n}`, [f.dynamic!]]) : [])),
+  );
+  const argDynamicArms: [string, string[]][] = commands.flatMap((c) =>
+    c.argDynamic.flatMap((kind, i): [string, string[]][] => (kind ? [[`${key(c)}|${i}`, [kind]]] : [])),
+  );
   const name = tree.path[0]!;
   return `${header}
 ${caseTable('_msgctl_subcommands', commands.map((c) => [key(c), c.subcommands.map((s) => s.path.at(-1)!)]))}
@@ -35,20 +41,35 @@ ${caseTable('_msgctl_flags', flagArms)}
 ${caseTable('_msgctl_value_flags', valueFlagArms)}
 ${caseTable('_msgctl_flag_values', flagValueArms)}
 ${caseTable('_msgctl_arg_values', argArms)}
+${caseTable('_msgctl_flag_dynamic', flagDynamicArms)}
+${caseTable('_msgctl_arg_dynamic', argDynamicArms)}
+
+# Values only msgctl knows (profile names, ids of campaigns…): asked for at TAB time, for the
+# profile typed so far; msgctl answers within a few seconds, or with nothing.
+_msgctl_dynamic() {
+  local kind="$1" profile="$2"
+  [[ -z $kind ]] && return
+  ${name} \${profile:+--profile "$profile"} __complete "$kind" 2>/dev/null | cut -f1
+}
 
 _msgctl_completion() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path=${shQuote(name)} positional=0 expecting=0 word i
+  local path=${shQuote(name)} positional=0 expecting=0 word i flag="" profile=""
   COMPREPLY=()
   # Find the (sub)command being completed: skip flags and their values, count positionals.
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     # bash splits --flag=value at "=" (COMP_WORDBREAKS): the "=" itself is not a word of its own.
     [[ $word == "=" ]] && continue
-    if ((expecting)); then expecting=0; continue; fi
+    if ((expecting)); then
+      expecting=0
+      [[ $flag == --profile ]] && profile=$word
+      continue
+    fi
     case "$word" in
       -*=*) continue ;;
       -*)
+        flag=$word
         [[ " $(_msgctl_value_flags "$path") " == *" $word "* ]] && expecting=1
         continue ;;
     esac
@@ -64,8 +85,8 @@ _msgctl_completion() {
     prev="\${COMP_WORDS[COMP_CWORD-2]}"
   fi
   if [[ $prev == -* && " $(_msgctl_value_flags "$path") " == *" $prev "* ]]; then
-    # A flag's value: its fixed values, or (nothing here) the shell's file names.
-    COMPREPLY=($(compgen -W "$(_msgctl_flag_values "$path|$prev")" -- "$cur"))
+    # A flag's value: its fixed values, those msgctl knows, or (nothing here) the shell's file names.
+    COMPREPLY=($(compgen -W "$(_msgctl_flag_values "$path|$prev") $(_msgctl_dynamic "$(_msgctl_flag_dynamic "$path|$prev")" "$profile")" -- "$cur"))
     return 0
   fi
   if [[ $cur == -* ]]; then
@@ -73,7 +94,7 @@ _msgctl_completion() {
   elif ((positional == 0)) && [[ -n "$(_msgctl_subcommands "$path")" ]]; then
     COMPREPLY=($(compgen -W "$(_msgctl_subcommands "$path")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(_msgctl_arg_values "$path|$positional")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_msgctl_arg_values "$path|$positional") $(_msgctl_dynamic "$(_msgctl_arg_dynamic "$path|$positional")" "$profile")" -- "$cur"))
   fi
   return 0
 }

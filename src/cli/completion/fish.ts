@@ -24,7 +24,11 @@ function flagRule(name: string, condition: string, flag: FlagSpec): string {
   const parts = [condition ? `complete -c ${name} -n ${fishQuote(condition)}` : `complete -c ${name}`];
   for (const n of flag.names) parts.push(n.startsWith('--') ? `-l ${fishQuote(n.slice(2))}` : `-s ${fishQuote(n.slice(1))}`);
   // -x: a value is required and it is one of these words (no files); -r: a value, file names allowed.
-  if (flag.takesValue) parts.push(flag.values.length > 0 ? `-x -a ${fishQuote(flag.values.join(' '))}` : '-r');
+  if (flag.takesValue) {
+    if (flag.values.length > 0) parts.push(`-x -a ${fishQuote(flag.values.join(' '))}`);
+    else if (flag.dynamic) parts.push(`-x -a ${fishQuote(`(__msgctl_dynamic ${flag.dynamic})`)}`);
+    else parts.push('-r');
+  }
   parts.push(`-d ${fishQuote(oneLine(flag.description))}`);
   return parts.join(' ');
 }
@@ -47,8 +51,10 @@ export function fishScript(tree: CommandSpec, header: string): string {
       rules.push(flagRule(name, c === tree && flag.names.includes('--help') ? '' : `__msgctl_in ${shellWord(key(c))}`, flag));
     }
     c.argValues.forEach((values, i) => {
-      if (values.length === 0) return;
-      rules.push(`complete -c ${name} -f -n ${fishQuote(`__msgctl_at ${shellWord(key(c))} ${i}`)} -a ${fishQuote(values.join(' '))}`);
+      const dynamic = c.argDynamic[i];
+      const offered = values.length > 0 ? values.join(' ') : dynamic ? `(__msgctl_dynamic ${dynamic})` : undefined;
+      if (offered === undefined) return;
+      rules.push(`complete -c ${name} -f -n ${fishQuote(`__msgctl_at ${shellWord(key(c))} ${i}`)} -a ${fishQuote(offered)}`);
     });
   }
   return `${header}
@@ -92,6 +98,29 @@ function __msgctl_state
     set -g __msgctl_state_line "$line"
     set -g __msgctl_state_result $cmdpath $positional $expecting
     printf '%s\\n' $__msgctl_state_result
+end
+
+# Values only msgctl knows (profile names, ids of campaigns…), "value<TAB>description" per line,
+# for the profile typed so far; msgctl answers within a few seconds, or with nothing.
+function __msgctl_dynamic
+    set -l tokens (commandline -opc)
+    set -l profile
+    for i in (seq 2 (count $tokens))
+        switch $tokens[$i]
+            case '--profile=*'
+                set profile (string replace -- '--profile=' '' $tokens[$i])
+            case '--profile'
+                set -l next (math $i + 1)
+                if test $next -le (count $tokens)
+                    set profile $tokens[$next]
+                end
+        end
+    end
+    if test -n "$profile"
+        ${name} --profile $profile __complete $argv[1] 2>/dev/null
+    else
+        ${name} __complete $argv[1] 2>/dev/null
+    end
 end
 
 # True when the current command is $argv[1] (any position).

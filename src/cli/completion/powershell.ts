@@ -32,24 +32,29 @@ function flagEntries(flags: FlagSpec[]): string {
 }
 
 /**
- * `@('--channel', @('sms', 'secure'))` pairs, an array rather than a hashtable:
- * hashtable keys ignore case, and -v and -V may be two different flags.
+ * `@('--channel', @('sms', 'secure'), '')` triples (name, fixed values, what to
+ * ask msgctl for at TAB time), an array rather than a hashtable: hashtable keys
+ * ignore case, and -v and -V may be two different flags.
  */
 function valueFlags(flags: FlagSpec[]): string {
   return psArray(
-    flags.filter((f) => f.takesValue).flatMap((f) => f.names.map((n) => `@(${psQuote(n)}, ${psArray(f.values.map(psQuote))})`)),
+    flags
+      .filter((f) => f.takesValue)
+      .flatMap((f) => f.names.map((n) => `@(${psQuote(n)}, ${psArray(f.values.map(psQuote))}, ${psQuote(f.dynamic ?? '')})`)),
   );
 }
 
 function commandEntry(c: CommandSpec): string {
   const subs = psArray(c.subcommands.map((s) => `@(${psQuote(s.path.at(-1)!)}, ${psQuote(oneLine(s.description) || s.path.at(-1)!)})`));
   const args = psArray(c.argValues.map((values) => psArray(values.map(psQuote))));
+  const dynamicArgs = psArray(c.argDynamic.map((kind) => psQuote(kind ?? '')));
   return [
     `    ${psQuote(c.path.join(' '))} = @{`,
     `      Subs = ${subs}`,
     `      Flags = ${flagEntries(c.flags)}`,
     `      ValueFlags = ${valueFlags(c.flags)}`,
     `      Args = ${args}`,
+    `      DynArgs = ${dynamicArgs}`,
     '    }',
   ].join('\n');
 }
@@ -69,11 +74,23 @@ ${table}
   }
   # The whole words before the cursor; element 0 is the command itself.
   $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.Extent.Text })
+  # Values only msgctl knows (profile names, ids of campaigns…), for the profile typed so far:
+  # "value<TAB>description" lines; msgctl answers within a few seconds, or with nothing.
+  function __msgctlDynamic($kind, $profile) {
+    if (-not $kind) { return @() }
+    $profileArgs = if ($profile) { @('--profile', $profile) } else { @() }
+    foreach ($line in @(& ${psQuote(name)} @profileArgs __complete $kind 2>$null)) {
+      $parts = "$line".Split([char]9, 2)
+      if ($parts[0]) { ,@($parts[0], $(if ($parts.Count -gt 1 -and $parts[1]) { $parts[1] } else { $parts[0] }), 'ParameterValue') }
+    }
+  }
   $path = ${psQuote(name)}
   $positional = 0
   $pending = $null
+  $profile = $null
   foreach ($word in @($words | Select-Object -Skip 1)) {
-    if ($pending) { $pending = $null; continue }
+    if ($pending) { if ($pending[0] -ceq '--profile') { $profile = $word }; $pending = $null; continue }
+    if ($word.StartsWith('--profile=')) { $profile = $word.Substring(10); continue }
     $node = $__msgctlTree[$path]
     if ($word.StartsWith('-')) {
       # --flag=value carries its value; a value flag alone takes the next word.
@@ -87,13 +104,15 @@ ${table}
   $results = @()
   if ($pending) {
     foreach ($value in $pending[1]) { $results += ,@($value, $value, 'ParameterValue') }
-    # No fixed values: a file name or free text, which PowerShell's default completion offers.
+    if ($results.Count -eq 0) { foreach ($r in @(__msgctlDynamic $pending[2] $profile)) { $results += ,$r } }
+    # No values at all: a file name or free text, which PowerShell's default completion offers.
     if ($results.Count -eq 0) { return }
   } elseif ($wordToComplete.StartsWith('-')) {
     foreach ($flag in $node.Flags) { $results += ,@($flag[0], $flag[1], 'ParameterName') }
   } else {
     if ($positional -eq 0) { foreach ($sub in $node.Subs) { $results += ,@($sub[0], $sub[1], 'Command') } }
     if ($positional -lt $node.Args.Count) { foreach ($value in $node.Args[$positional]) { $results += ,@($value, $value, 'ParameterValue') } }
+    if ($positional -lt $node.DynArgs.Count -and $results.Count -eq 0) { foreach ($r in @(__msgctlDynamic $node.DynArgs[$positional] $profile)) { $results += ,$r } }
   }
   foreach ($r in $results) {
     if ($r[0].StartsWith($wordToComplete, [System.StringComparison]::OrdinalIgnoreCase)) {

@@ -1,11 +1,14 @@
 /**
  * What shell completion needs from the commander tree, read from the tree
  * itself (never a hand-kept list) so completion cannot drift from the CLI:
- * commands and their descriptions, flags, which flags take a value, and the
- * fixed values of flags and arguments (kit `choices()` or commander choices).
+ * commands and their descriptions, flags, which flags take a value, the
+ * fixed values of flags and arguments (kit `choices()` or commander choices),
+ * and the values only msgctl knows at TAB time (kit `completeWith()`: profile
+ * names, ids of campaigns, conversations and imports), which the scripts ask
+ * `msgctl __complete KIND` for.
  */
 import type { Argument, Command, Option } from 'commander';
-import { choicesOf } from '../commands/kit.js';
+import { choicesOf, dynamicValuesOf, type DynamicValues } from '../commands/kit.js';
 
 export interface FlagSpec {
   /** Long and short spellings, e.g. ['--yes', '-y']. */
@@ -15,6 +18,8 @@ export interface FlagSpec {
   takesValue: boolean;
   /** Fixed values the flag accepts; empty when any value goes. */
   values: readonly string[];
+  /** Values to ask msgctl for at TAB time (`msgctl __complete KIND`), e.g. profile names. */
+  dynamic?: DynamicValues;
 }
 
 export interface CommandSpec {
@@ -30,6 +35,8 @@ export interface CommandSpec {
   globalFlags: FlagSpec[];
   /** Fixed values per positional argument (empty array: free text). */
   argValues: (readonly string[])[];
+  /** Per positional argument, values to ask msgctl for at TAB time (ids of campaigns…). */
+  argDynamic: (DynamicValues | undefined)[];
 }
 
 export function completionTree(program: Command): CommandSpec {
@@ -51,6 +58,7 @@ function describe(cmd: Command, path: string[], globals: FlagSpec[], isRoot: boo
     ownFlags: own,
     globalFlags: globals,
     argValues: cmd.registeredArguments.map(argValues),
+    argDynamic: cmd.registeredArguments.map((arg) => dynamicValuesOf(arg)),
   };
 }
 
@@ -80,6 +88,7 @@ function flagSpec(option: Option): FlagSpec {
     description: option.description,
     takesValue: option.required,
     values: choicesOf(option.parseArg) ?? option.argChoices ?? [],
+    dynamic: dynamicValuesOf(option),
   };
 }
 

@@ -31,19 +31,55 @@ ${replyTable('_msgctl_flags', commands.map((c) => [key(c), c.flags.flatMap((f) =
 ${replyTable('_msgctl_value_flags', commands.map((c) => [key(c), q(c.flags.filter((f) => f.takesValue).flatMap((f) => f.names))]))}
 ${replyTable('_msgctl_flag_values', commands.flatMap((c) => c.flags.flatMap((f) => f.names.map((n): [string, string[]] => [`${key(c)}|${n}`, q(f.values)]))))}
 ${replyTable('_msgctl_arg_values', commands.flatMap((c) => c.argValues.map((values, i): [string, string[]] => [`${key(c)}|${i}`, q(values)])))}
+${replyTable('_msgctl_flag_dynamic', commands.flatMap((c) => c.flags.flatMap((f) => (f.dynamic ? f.names.map((n): [string, string[]] => [`${key(c)}|${n}`, [f.dynamic!]]) : []))))}
+${replyTable('_msgctl_arg_dynamic', commands.flatMap((c) => c.argDynamic.flatMap((kind, i): [string, string[]][] => (kind ? [[`${key(c)}|${i}`, [kind]]] : []))))}
+
+# Values only msgctl knows (profile names, ids of campaigns…), asked for at TAB time for the profile
+# typed so far, as "value:description" in reply; msgctl answers within a few seconds, or with nothing.
+_msgctl_dynamic() {
+  local kind=$1 profile=$2 line
+  reply=()
+  [[ -z $kind ]] && return
+  for line in \${(f)"$(${name} \${profile:+--profile} \${profile:+"$profile"} __complete "$kind" 2>/dev/null)"}; do
+    [[ -n $line ]] && reply+=("\${\${line%%$'\t'*}//:/\\:}:\${line#*$'\t'}")
+  done
+}
+
+# Offers what the value at hand ($1: flag or arg; $2: its table key) may be: fixed values, else
+# those msgctl knows, else file names.
+_msgctl_offer_values() {
+  _msgctl_\$1_values "$2"
+  candidates=("\${reply[@]}")
+  if (( $#candidates )); then compadd -a candidates; return; fi
+  _msgctl_\$1_dynamic "$2"
+  local kind=\${reply[1]}
+  if [[ -n $kind ]]; then
+    _msgctl_dynamic "$kind" "$profile"
+    candidates=("\${reply[@]}")
+    (( $#candidates )) && _describe -t values 'value' candidates
+    return
+  fi
+  _files
+}
 
 _msgctl() {
-  local cmdpath=${shQuote(name)} word cur prev
+  local cmdpath=${shQuote(name)} word cur prev flag profile
   local -i i expecting=0 positional=0
   # Helpers answer in reply; what is offered is copied to candidates, since _describe may use reply itself.
   local -a reply candidates
   # Find the (sub)command being completed: skip flags and their values, count positionals.
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
-    if (( expecting )); then expecting=0; continue; fi
+    if (( expecting )); then
+      expecting=0
+      [[ $flag == --profile ]] && profile=$word
+      continue
+    fi
     case $word in
+      (--profile=*) profile=\${word#*=}; continue ;;
       (-*=*) continue ;;
       (-*)
+        flag=$word
         _msgctl_value_flags "$cmdpath"
         (( \${reply[(Ie)$word]} )) && expecting=1
         continue ;;
@@ -60,16 +96,12 @@ _msgctl() {
   if [[ $cur == -*=* ]]; then
     prev=\${cur%%=*}
     compset -P '*='
-    _msgctl_flag_values "$cmdpath|$prev"
-    candidates=("\${reply[@]}")
-    if (( $#candidates )); then compadd -a candidates; else _files; fi
+    _msgctl_offer_values flag "$cmdpath|$prev"
     return
   fi
   _msgctl_value_flags "$cmdpath"
   if [[ $prev == -* ]] && (( \${reply[(Ie)$prev]} )); then
-    _msgctl_flag_values "$cmdpath|$prev"
-    candidates=("\${reply[@]}")
-    if (( $#candidates )); then compadd -a candidates; else _files; fi
+    _msgctl_offer_values flag "$cmdpath|$prev"
     return
   fi
   if [[ $cur == -* ]]; then
@@ -84,9 +116,7 @@ _msgctl() {
     _describe -t commands 'command' candidates
     return
   fi
-  _msgctl_arg_values "$cmdpath|$positional"
-  candidates=("\${reply[@]}")
-  if (( $#candidates )); then compadd -a candidates; else _files; fi
+  _msgctl_offer_values arg "$cmdpath|$positional"
 }
 
 # Autoloaded from $fpath the file runs as _msgctl itself; sourced, it registers the function.

@@ -25,6 +25,8 @@ export interface ProfileConfig {
   /** Root of the OAuth server ({auth_url}), when it is not the API's origin. */
   auth_url?: string;
   organization?: { id: string; name: string };
+  /** How numeric dates such as 03/02/1969 are read (util/date-order.ts); absent: from `region`, else never guessed. */
+  date_order?: 'day-first' | 'month-first';
   /** Colour on a terminal, below --color and the environment (NO_COLOR, CLICOLOR, FORCE_COLOR). */
   color?: 'auto' | 'always' | 'never';
   /** Pager for long terminal output, below MSGCTL_PAGER and PAGER; '' for none. */

@@ -1,4 +1,4 @@
-/** The error for a profile name that is not in the config file (a typo, or a profile never created). */
+/** The error for a profile name that is not in the config file (a typo, or a profile never created); the profiles there are, for hints. */
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from './config.js';
 
@@ -12,4 +12,24 @@ export function describeUnknownProfile(name: string, config: ConfigStore, namedB
     `To create "${name}": \`msgctl --profile ${name} --base-url https://…/v1 auth set-key\` or \`msgctl --profile ${name} login\`;` +
       ' for the local sandbox, `msgctl sandbox --write-profile` writes "sandbox".',
   ]);
+}
+
+/**
+ * "No credential for profile default": the other profiles that have one (a
+ * `sandbox` profile the user forgot to select), and how to pick one. Empty
+ * when there is none.
+ */
+export function otherProfilesHint(current: string, config: ConfigStore): string[] {
+  const others = config.profileNames().filter((name) => name !== current && config.profile(name)?.credential);
+  if (others.length === 0) return [];
+  const described = others.map((name) => {
+    const profile = config.profile(name)!;
+    const kind = profile.credential?.kind === 'oauth' ? 'OAuth session' : 'API key';
+    return `"${name}" (${kind}${profile.base_url ? `, ${profile.base_url}` : ''})`;
+  });
+  const example = others.includes('sandbox') ? 'sandbox' : others[0]!;
+  return [
+    `Profiles with a credential in ${config.path}: ${described.join(', ')}.`,
+    `Use one with --profile ${example}, MSGCTL_PROFILE=${example}, or for every command: \`msgctl profiles use ${example}\`.`,
+  ];
 }

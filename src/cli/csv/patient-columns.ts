@@ -102,6 +102,20 @@ export function isPatientIdHeader(header: string): boolean {
   return PATIENT_ID_HEADERS.has(normaliseHeader(header));
 }
 
+/**
+ * For each field, the header recognised for it with the most preferred alias
+ * (as mapPatientColumns picks them, without --map and without requiring any).
+ */
+export function recognisedColumns(headers: readonly string[]): Partial<Record<PatientField, string>> {
+  const best = new Map<PatientField, { header: string; rank: number }>();
+  for (const header of headers) {
+    const match = aliasRank(header);
+    const current = match && best.get(match.field);
+    if (match && (current === undefined || match.rank < current.rank)) best.set(match.field, { header, rank: match.rank });
+  }
+  return Object.fromEntries([...best].map(([field, { header }]) => [field, header]));
+}
+
 /** The field a header name is recognised as, if any (overrides aside). */
 export function recognisedField(header: string): PatientField | undefined {
   return aliasRank(header)?.field;

@@ -5,7 +5,7 @@
  * do not repeat the cell's raw value: row reports end up in cron mail and CI
  * logs, and the cell is easy to find from row and column.
  */
-import { normalizeDate } from '../util/dates.js';
+import { normalizeDate, type DateOrder } from '../util/dates.js';
 import { normalizePhone } from '../util/phone.js';
 import type { PatientColumnMapping, PatientField } from './patient-columns.js';
 import { looksLikeEmail } from '../util/email.js';
@@ -31,8 +31,8 @@ export type PatientRowResult = { ok: true; patient: PatientInput } | { ok: false
 export interface PatientRowOptions {
   /** Region for phone numbers without a country code (default US). */
   region?: string;
-  /** Read numeric dates day-first (see util/dates.ts). */
-  dayFirst?: boolean;
+  /** How numeric dates are written; without one an ambiguous date is refused (see util/dates.ts). */
+  dateOrder?: DateOrder;
   /** "Today" for the no-future-birth-date rule; for tests. */
   today?: Date;
 }
@@ -59,7 +59,7 @@ export function validatePatientRow(
 
   const dob = value('date_of_birth');
   if (dob !== '') {
-    const date = normalizeDate(dob, { notInFuture: true, dayFirst: options.dayFirst, today: options.today });
+    const date = normalizeDate(dob, { notInFuture: true, order: options.dateOrder, today: options.today });
     if (date.ok) patient.date_of_birth = date.date;
     else fail('date_of_birth', date.reason);
   }

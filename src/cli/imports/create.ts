@@ -19,6 +19,8 @@ import { ExitCode } from '../exit-codes.js';
 import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
 import { isSupportedRegion } from '../util/phone.js';
+import { isAmbiguousDate, type DateOrder } from '../util/dates.js';
+import { DATE_ORDER_HINTS, resolveDateOrder } from '../util/date-order.js';
 import { chunksOf, type Chunk, type ValidRows } from './chunks.js';
 import { BodyBytes, ImportBody } from './body.js';
 import { chunkKeyOf, hashedFile, uploadNamespace } from './keys.js';
@@ -33,6 +35,7 @@ export interface CreateFlags {
   map?: string[];
   region?: string;
   dayFirst?: boolean;
+  monthFirst?: boolean;
   idempotencyKey?: string;
   chunkSize?: number;
   /** On a terminal, every row's outcome (not only the problem rows). */
@@ -42,7 +45,7 @@ export interface CreateFlags {
 interface Plan {
   file: string;
   overrides: ColumnOverride[];
-  rowOptions: { region: string; dayFirst?: boolean; size: number };
+  rowOptions: { region: string; dateOrder?: DateOrder; size: number };
 }
 
 export async function runImportCreate(ctx: Context, file: string, flags: CreateFlags): Promise<number> {
@@ -57,7 +60,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   const plan: Plan = {
     file,
     overrides: parseColumnOverrides(flags.map ?? []),
-    rowOptions: { region: region.toUpperCase(), dayFirst: flags.dayFirst, size },
+    rowOptions: { region: region.toUpperCase(), dateOrder: resolveDateOrder(flags, await ctx.profile()), size },
   };
 
   const tally = new ImportTally();
@@ -80,7 +83,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       .then(({ fetchBatchTarget }) => fetchBatchTarget(client, ctx.signal))
       .then((target) => uploadNamespace(callerKey ? { callerKey } : { sha256: scanned.sha256 }, target)));
   try {
-    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows, problemsOnly);
+    if (flags.wait) await uploadAndFollow(ctx, client, plan, namespace, tally, scanned.dataRows, problemsOnly, sentIds);
     else await ctx.out.list(upload(ctx, client, plan, namespace, tally, sentIds), importColumns, { pager: false });
   } catch (error) {
     if (tally.imports > 0) {
@@ -90,6 +93,10 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
       );
     }
     throw error;
+  } finally {
+    // For completion of `imports get <TAB>`: the API cannot list imports (imports/recent.ts).
+    const { rememberImports } = await import('./recent.js');
+    await ctx.baseUrl().then((url) => rememberImports(ctx.env, url, sentIds), () => undefined);
   }
 
   if (tally.imports === 0) {
@@ -166,10 +173,24 @@ async function scanFile(ctx: Context, plan: Plan): Promise<{ sha256: string; dat
   const { csv, mapping } = await openMapped(hashed.stream, plan);
   describeMapping(ctx, mapping);
   let dataRows = 0;
+  // Birth dates both orders read differently, with no order given: never guessed, and the
+  // file shares one way of writing dates, so nothing is sent until it is stated.
+  const dobColumn = plan.rowOptions.dateOrder === undefined ? mapping.columns.date_of_birth : undefined;
+  const ambiguous: number[] = [];
   try {
-    for await (const _ of csv.rows) dataRows += 1;
+    for await (const row of csv.rows) {
+      dataRows += 1;
+      if (dobColumn !== undefined && isAmbiguousDate(row.record[dobColumn] ?? '')) ambiguous.push(row.row);
+    }
   } finally {
     csv.close();
+  }
+  if (ambiguous.length > 0) {
+    const rows = ambiguous.slice(0, 5).join(', ') + (ambiguous.length > 5 ? ', …' : '');
+    throw new UsageError(
+      `${plan.file}: ${plural(ambiguous.length, 'row')} ${ambiguous.length === 1 ? 'has' : 'have'} a date in column "${dobColumn}" whose day and month could be either way round (row ${rows}); nothing was sent.`,
+      [...DATE_ORDER_HINTS],
+    );
   }
   return { sha256: hashed.sha256(), dataRows };
 }
@@ -267,6 +288,7 @@ async function uploadAndFollow(
   tally: ImportTally,
   dataRows: number,
   problemsOnly: boolean,
+  ids: string[],
 ): Promise<void> {
   // The bar counts rows whose fate is known: refused locally, or processed by the service.
   const progress = await ctx.out.progress({ label: 'importing', total: dataRows, unit: 'rows' });
@@ -280,6 +302,7 @@ async function uploadAndFollow(
       progress.update(processedBefore);
       let outcomes: Iterable<RowOutcome> = chunk.invalid;
       if (created) {
+        ids.push(created.id);
         const { current: finished, results } = await waitForImportResults(client, created.id, {
           signal: ctx.signal,
           onUpdate: (current) => progress.update(processedBefore + processedRows(current)),

@@ -6,6 +6,7 @@ import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
+import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
 
@@ -15,6 +16,8 @@ export interface ErrorSink {
   verbose: boolean;
   /** The base URL the command used, when one was configured: some hints depend on it. */
   baseUrl?: string | null;
+  /** Where the command's credential came from, when it looked for one: hints depend on it too. */
+  credentialSource?: string | null;
 }
 
 
@@ -43,7 +46,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
       lines.push(`  request id: ${err.requestId || '(none)'}`);
-      const hint = hintFor(err) ?? baseUrlHint(err, sink.baseUrl);
+      const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl);
       if (hint) lines.push(`  hint: ${hint}`);
       write(lines.join('\n'));
     }
@@ -54,6 +57,12 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', message, hints)));
     else write([`error: ${message}`, ...hints.map((h) => `  ${h}`)].join('\n'));
     return ExitCode.Unavailable;
+  }
+  if (err instanceof CliError && err.name === 'Declined') {
+    // A "no" at a confirmation: nothing failed, so no "error:" (util/confirm.ts).
+    if (sink.json) write(stringifyWellFormed(localProblem('declined', 'Nothing changed', err.message)));
+    else write(err.message);
+    return err.exitCode;
   }
   if (err instanceof CliError) {
     const [code, title] =
@@ -102,7 +111,16 @@ function formatExtension(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function hintFor(err: ApiError): string | null {
+function hintFor(err: ApiError, source: string | null): string | null {
+  // A credential from the environment overrides whatever the profile stores: sending the user to
+  // `auth set-key` or `login` would change nothing (docs/authentication.md).
+  const variable = source?.startsWith('env:') ? source.slice(4) : null;
+  if (variable && (err.code === 'invalid_token' || err.code === 'unauthorized')) {
+    return `the ${variable === 'MSGCTL_TOKEN' ? 'access token' : 'API key'} in ${variable} was refused. ${variable} overrides the profile's stored credential, so \`msgctl auth set-key\` or \`msgctl login\` would not change what is sent: fix the variable, or unset it to use the stored one.`;
+  }
+  if (variable === 'MSGCTL_API_KEY' && err.code === 'oauth_required') {
+    return 'this needs an org admin\'s OAuth login, and MSGCTL_API_KEY (an API key) overrides any login: unset it and run `msgctl login`, or set MSGCTL_TOKEN instead.';
+  }
   switch (err.code) {
     case 'ambiguous_recipient':
       return 'send to one of the candidates with --to <patient-id>, or add --mrn.';
@@ -112,9 +130,11 @@ function hintFor(err: ApiError): string | null {
       return 'this needs an org admin\'s OAuth login: run `msgctl login`.';
     case 'invalid_token':
     case 'unauthorized':
-      return 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
+      return source === 'keychain' || source === 'file'
+        ? 'the stored credential was refused: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login` (`msgctl auth status` shows which one the profile has).'
+        : 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';
     case 'invalid_query':
-      return 'fix the -q query at the position above; the search language is in docs/search-language.md.';
+      return `fix the -q query at the position above; the search language is in ${docPath('search-language.md')}.`;
     case 'patient_opted_out':
       return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
     default:

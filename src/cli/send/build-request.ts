@@ -7,8 +7,9 @@ import type { Channel, SendMessageRequest } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { bodyLength } from '../util/text.js';
-import { normalizePhone } from '../util/phone.js';
-import { normalizeDate } from '../util/dates.js';
+import { normalizePhone, regionHint } from '../util/phone.js';
+import { normalizeDate, type DateOrder } from '../util/dates.js';
+import { DATE_ORDER_HINTS } from '../util/date-order.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { looksLikeEmail } from '../util/email.js';
 
@@ -21,15 +22,21 @@ export interface SendInputs {
   firstName?: string;
   lastName?: string;
   dob?: string;
+  /** How a numeric --dob is read; without one, an ambiguous date is a problem (util/dates.ts). */
+  dateOrder?: DateOrder;
   email?: string;
   mrn?: string;
 }
 
-export type BuildResult = { ok: true; request: SendMessageRequest } | { ok: false; problems: string[] };
+export type BuildResult =
+  | { ok: true; request: SendMessageRequest }
+  /** hints: ways out for a person (a national number read in the wrong region, an ambiguous date). */
+  | { ok: false; problems: string[]; hints: string[] };
 
 /** Returns every problem at once so a CSV row can report them all. */
 export function buildSendRequest(inputs: SendInputs): BuildResult {
   const problems: string[] = [];
+  const hints: string[] = [];
   const request: Partial<SendMessageRequest> = {};
 
   const to = inputs.to.trim();
@@ -38,7 +45,10 @@ export function buildSendRequest(inputs: SendInputs): BuildResult {
   else {
     const phone = normalizePhone(to, inputs.region);
     if (phone.ok) request.to = { phone: phone.e164 };
-    else problems.push(`recipient "${to}" is neither a patient id nor a phone number (${phone.reason})`);
+    else {
+      problems.push(`recipient "${to}" is neither a patient id nor a phone number (${phone.reason})`);
+      hints.push(...regionHint(to, inputs.region));
+    }
   }
 
   const length = bodyLength(inputs.body);
@@ -67,9 +77,12 @@ export function buildSendRequest(inputs: SendInputs): BuildResult {
   }
   if (inputs.mrn) patient.mrn = inputs.mrn.trim();
   if (inputs.dob) {
-    const dob = normalizeDate(inputs.dob, { notInFuture: true });
+    const dob = normalizeDate(inputs.dob, { notInFuture: true, order: inputs.dateOrder });
     if (dob.ok) patient.date_of_birth = dob.date;
-    else problems.push(`date of birth "${inputs.dob}": ${dob.reason}`);
+    else {
+      problems.push(`date of birth "${inputs.dob}": ${dob.reason}`);
+      if (dob.ambiguous) hints.push(...DATE_ORDER_HINTS);
+    }
   }
   if (Object.keys(patient).length) {
     if (request.to && 'patient_id' in request.to) {
@@ -77,11 +90,11 @@ export function buildSendRequest(inputs: SendInputs): BuildResult {
     } else request.patient = patient;
   }
 
-  return problems.length ? { ok: false, problems } : { ok: true, request: request as SendMessageRequest };
+  return problems.length ? { ok: false, problems, hints } : { ok: true, request: request as SendMessageRequest };
 }
 
 export function assertSendRequest(inputs: SendInputs): SendMessageRequest {
   const result = buildSendRequest(inputs);
-  if (!result.ok) throw new UsageError(`Not sent: ${result.problems.join('; ')}.`);
+  if (!result.ok) throw new UsageError(`Not sent: ${result.problems.join('; ')}.`, result.hints);
   return result.request;
 }

@@ -8,6 +8,9 @@ export interface SendFlags {
   firstName?: string;
   lastName?: string;
   dob?: string;
+  /** How numeric dates (--dob, a CSV's birth-date column) are read. */
+  dayFirst?: boolean;
+  monthFirst?: boolean;
   email?: string;
   mrn?: string;
   idempotencyKey?: string;

@@ -2,24 +2,35 @@
  * Calendar dates as they appear in EHR exports and spreadsheets, turned into
  * the `YYYY-MM-DD` the service expects (api-spec §2.3 `date_of_birth`).
  *
- * Numeric dates with separators (`03/07/2024`, `3-7-24`, `03.07.2024`) are read
- * month-first, the US convention, because the tool's users are US clinics.
- * Day-first input is never guessed: `07/03/2024` is 3 July, and `13/03/2024`
- * is rejected (month 13) rather than silently read as 13 March. Pass
- * `dayFirst: true` when a source is known to be day-first.
+ * Numeric dates with separators (`03/07/2024`, `3-7-24`, `03.07.2024`) are
+ * never guessed (product.md §2): with a stated order (`order: 'day-first'` or
+ * `'month-first'`, from --day-first/--month-first or the profile's date_order)
+ * they are read that way, and a date that order cannot read (`13/03/2024`
+ * month-first) is refused. Without one, a date only one order can read
+ * (`13/03/2024`, `03/13/2024`) is read that way, one whose day and month are
+ * the same either way round (`03/03/2024`) is read, and one both orders could
+ * read differently (`03/02/1969`: 3 February or 2 March) is refused as
+ * ambiguous, so the caller can say how to choose. ISO dates always work.
  *
  * A time of day after the date (`1980-03-07T00:00:00Z`, `3/7/1980 12:00 AM`,
  * as spreadsheets add) is ignored: the date is taken as written, never shifted
  * through a time zone, since a birth date has none.
  */
 
-export type DateResult = { ok: true; date: string } | { ok: false; reason: string };
+export type DateResult = { ok: true; date: string } | { ok: false; reason: string; ambiguous?: true };
+
+/** How numeric dates are written: `dd/mm/yyyy` or `mm/dd/yyyy`. */
+export type DateOrder = 'day-first' | 'month-first';
+export const DATE_ORDERS: readonly DateOrder[] = ['day-first', 'month-first'];
+
+/** The reason given for a date both orders could read (row reports add no value, see csv/patient-rows.ts). */
+export const AMBIGUOUS_DATE = 'ambiguous date: day and month could be either way round (say which with --day-first or --month-first)';
 
 export interface DateOptions {
   /** Reject dates after today (birth dates). Also makes two-digit years resolve into the past. */
   notInFuture?: boolean;
-  /** Read `dd/mm/yyyy` instead of `mm/dd/yyyy`. */
-  dayFirst?: boolean;
+  /** How numeric dates are written; without it, only dates that one order alone can read are accepted. */
+  order?: DateOrder;
   /** "Today", for tests; defaults to the current local date. */
   today?: Date;
 }
@@ -46,19 +57,28 @@ interface Parts {
   shortYear: boolean;
   month: number | undefined;
   day: number;
-  /** Numeric day and month whose order came from the month-first convention. */
+  /** Numeric day and month, read in the stated order. */
   ordered: boolean;
+  /** Numeric day and month with no stated order that both orders read, differently. */
+  ambiguous?: boolean;
 }
 
-function splitDate(text: string, dayFirst: boolean): Parts | undefined {
+function splitDate(text: string, order: DateOrder | undefined): Parts | undefined {
   let m = YEAR_FIRST.exec(text) ?? COMPACT.exec(text);
   if (m) return { year: Number(m[1]), shortYear: false, month: Number(m[2]), day: Number(m[3]), ordered: false };
   m = NUMERIC.exec(text);
   if (m) {
     const [first, second] = [Number(m[1]), Number(m[3])];
     const year = m[4] ?? '';
-    const [month, day] = dayFirst ? [second, first] : [first, second];
-    return { year: Number(year), shortYear: year.length === 2, month, day, ordered: true };
+    const shortYear = year.length === 2;
+    if (order !== undefined) {
+      const [month, day] = order === 'day-first' ? [second, first] : [first, second];
+      return { year: Number(year), shortYear, month, day, ordered: true };
+    }
+    // No stated order: a part above 12 can only be the day; two parts of 12 or less that differ could be either.
+    if (first > 12 && second <= 12) return { year: Number(year), shortYear, month: second, day: first, ordered: false };
+    const ambiguous = first >= 1 && first <= 12 && second >= 1 && second <= 12 && first !== second;
+    return { year: Number(year), shortYear, month: first, day: second, ordered: false, ambiguous };
   }
   m = DAY_MONTH_NAME.exec(text);
   if (m) {
@@ -104,12 +124,13 @@ function resolveCentury(parts: Parts & { month: number }, todayIso: string, notI
 export function normalizeDate(input: string, options: DateOptions = {}): DateResult {
   const text = input.trim().replace(TIME_SUFFIX, '').trim();
   if (text === '') return { ok: false, reason: 'empty' };
-  const parts = splitDate(text, options.dayFirst ?? false);
-  if (!parts) return { ok: false, reason: `unrecognised date format (use YYYY-MM-DD or MM/DD/YYYY)` };
+  const parts = splitDate(text, options.order);
+  if (!parts) return { ok: false, reason: `unrecognised date format (use YYYY-MM-DD)` };
   const { month, day } = parts;
   if (month === undefined) return { ok: false, reason: 'unknown month name' };
+  if (parts.ambiguous) return { ok: false, reason: AMBIGUOUS_DATE, ambiguous: true };
   if (month < 1 || month > 12) {
-    const hint = parts.ordered && !options.dayFirst ? ' (numeric dates are read month first: MM/DD/YYYY)' : '';
+    const hint = parts.ordered ? ` (numeric dates are read ${options.order === 'day-first' ? 'day first: DD/MM/YYYY' : 'month first: MM/DD/YYYY'})` : '';
     return { ok: false, reason: `month ${month} does not exist${hint}` };
   }
   const todayIso = localToday(options.today ?? new Date());
@@ -121,4 +142,10 @@ export function normalizeDate(input: string, options: DateOptions = {}): DateRes
   const date = iso(year, month, day);
   if (options.notInFuture && date > todayIso) return { ok: false, reason: 'in the future' };
   return { ok: true, date };
+}
+
+/** True for a numeric date that both orders read, differently (`03/02/1969`), whatever follows it. */
+export function isAmbiguousDate(input: string): boolean {
+  const result = normalizeDate(input);
+  return !result.ok && result.ambiguous === true;
 }

@@ -94,3 +94,16 @@ export function normalizePhone(input: string, region = 'US'): PhoneResult {
   }
   return { ok: true, e164: parsed.number };
 }
+
+/**
+ * For a number that failed: one written without its country code is read as a
+ * number of `region`, so a number from elsewhere fails there. Say how to say so.
+ */
+export function regionHint(input: string, region: string): string[] {
+  const text = input.trim();
+  if (text === '' || text.startsWith('+') || !/\d/.test(text)) return [];
+  return [
+    `Numbers without a country code are read as ${region.toUpperCase()} numbers. If this one is from another country, ` +
+      'write it with its code (+44 20 7946 0018) or pass --region with the country (e.g. --region GB).',
+  ];
+}

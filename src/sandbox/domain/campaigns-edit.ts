@@ -9,7 +9,7 @@
 import type { Channel } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import { FieldErrors, problems } from '../http/problem.js';
+import { FieldErrors, problems } from '../problem.js';
 import type { PhoneNumberRecord } from './records.js';
 import { resolveFromNumber, type MessageSender } from './patient-messages.js';
 import { bodyLength } from '../validation/formats.js';

@@ -9,7 +9,7 @@
  */
 import type { Campaign } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import { FieldErrors } from '../http/problem.js';
+import { FieldErrors } from '../problem.js';
 import { findPatient } from './patients.js';
 import { looksLikeUuid } from '../validation/formats.js';
 import {

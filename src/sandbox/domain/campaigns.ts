@@ -9,7 +9,7 @@
  */
 import type { Campaign, CampaignCounts, CampaignRecipient, CampaignStatus, Channel, RecipientStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import { ProblemError, problems } from '../http/problem.js';
+import { ProblemError, problems } from '../problem.js';
 import type { MessageSender } from './patient-messages.js';
 import { patientName } from './views.js';
 

@@ -12,28 +12,20 @@
  *   the app user's conversations.
  */
 import type { SandboxContext } from '../context.js';
-import { ProblemError, problems } from '../http/problem.js';
-import type { ApiRequest } from '../http/route.js';
-import { looksLikeUuid } from '../validation/formats.js';
+import { ProblemError, problems } from '../problem.js';
+import type { Principal } from './principal.js';
 import type { ConversationRecord, MessageRecord } from './records.js';
 import { isParticipant } from './participants.js';
 
-/** A path parameter that must be a UUID (§4.9: "Path parameters are UUIDs"). */
-export function uuidParam(req: ApiRequest, name: string): string {
-  const value = req.params[name] ?? '';
-  if (!looksLikeUuid(value)) throw problems.invalidRequest(`${name} must be a UUID (got "${value}").`);
-  return value.toLowerCase();
-}
-
-export function orgConversation(sb: SandboxContext, req: ApiRequest, name = 'conversationId'): ConversationRecord {
-  const conversation = sb.db.conversations.get(uuidParam(req, name));
-  if (!conversation || conversation.orgId !== req.principal.orgId) throw problems.notFound('Conversation');
+export function orgConversation(sb: SandboxContext, principal: Principal, conversationId: string): ConversationRecord {
+  const conversation = sb.db.conversations.get(conversationId);
+  if (!conversation || conversation.orgId !== principal.orgId) throw problems.notFound('Conversation');
   return conversation;
 }
 
-export function memberConversation(sb: SandboxContext, req: ApiRequest, name = 'conversationId'): ConversationRecord {
-  const conversation = orgConversation(sb, req, name);
-  if (!isParticipant(sb, conversation, req.principal.userId)) {
+export function memberConversation(sb: SandboxContext, principal: Principal, conversationId: string): ConversationRecord {
+  const conversation = orgConversation(sb, principal, conversationId);
+  if (!isParticipant(sb, conversation, principal.userId)) {
     throw new ProblemError(
       403,
       'conversation_membership_required',
@@ -45,12 +37,12 @@ export function memberConversation(sb: SandboxContext, req: ApiRequest, name = '
 
 export function visibleMessage(
   sb: SandboxContext,
-  req: ApiRequest,
-  name = 'messageId',
+  principal: Principal,
+  messageId: string,
 ): { message: MessageRecord; conversation: ConversationRecord } {
-  const message = sb.db.messages.get(uuidParam(req, name));
+  const message = sb.db.messages.get(messageId);
   const conversation = message ? sb.db.conversations.get(message.conversationId) : undefined;
-  if (!message || !conversation || message.orgId !== req.principal.orgId || !isParticipant(sb, conversation, req.principal.userId)) {
+  if (!message || !conversation || message.orgId !== principal.orgId || !isParticipant(sb, conversation, principal.userId)) {
     throw problems.notFound('Message');
   }
   return { message, conversation };

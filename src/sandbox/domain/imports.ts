@@ -16,7 +16,7 @@ import type { FieldError, ImportRowOutcome, ImportStatus, PatientImport } from '
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { SandboxStore } from '../store/store.js';
-import { FieldErrors } from '../http/problem.js';
+import { FieldErrors } from '../problem.js';
 import { createOrMatchPatient, validatePatientFields } from './patients.js';
 
 /** Most rows one import accepts; the CLI splits larger files (docs/imports.md). */

@@ -19,10 +19,8 @@
  *   `is:unread` can change its answer mid-traversal, a position cannot.
  */
 import type { SandboxContext } from '../context.js';
-import type { ApiRequest } from '../http/route.js';
-import { queryParam } from '../http/route.js';
-import { decodeCursor, encodeCursor, pageLimit } from '../http/cursor.js';
-import { problems } from '../http/problem.js';
+import { decodeCursor, encodeCursor, type PageRequest } from './paging.js';
+import { problems } from '../problem.js';
 import type { Message } from '../../contract/api.js';
 import type { MessageRecord } from './records.js';
 import { messageView } from './views.js';
@@ -44,10 +42,9 @@ interface Rows {
   next: ((last: MessageRecord) => MessageCursor) | null;
 }
 
-export function messagesPage(sb: SandboxContext, req: ApiRequest, query: MessageQuery) {
-  const limit = pageLimit(req);
-  const raw = queryParam(req, 'page[after]');
-  const cursor = raw ? readCursor(decodeCursor(sb, raw, query.list)) : null;
+export function messagesPage(sb: SandboxContext, page: PageRequest, query: MessageQuery) {
+  const limit = page.limit;
+  const cursor = page.after ? readCursor(decodeCursor(sb, page.after, query.list)) : null;
   const result = query.groupBy === 'message'
     ? pageByMessage(sb, query, cursor, limit)
     : pageByConversation(sb, query, cursor, limit);

@@ -1,21 +1,17 @@
 /**
- * The parameters of GET /patient-messages (api-spec §4.4), read and checked
- * once per request: the time window (`after`/`before`, dates meaning midnight
- * in the organization's time zone), `order`, `group_by`, `patient_id`,
- * `conversation_id`, `q`, and the API-key range rule. The result says which
- * messages a request covers; message-pages.ts cuts it into pages.
+ * What one GET /patient-messages (api-spec §4.4) covers, from its parameters
+ * as typed values (routes/message-query-params.ts reads them from the query
+ * string): the time window, order, grouping, patient or conversation, the
+ * compiled `q`, and the API-key range rule. message-pages.ts cuts it into pages.
  */
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
-import type { ApiRequest } from '../http/route.js';
-import { queryParam } from '../http/route.js';
-import { ProblemError } from '../http/problem.js';
+import { ProblemError } from '../problem.js';
 import { compileQuery, parseQuery, QueryParseError, type MessagePredicate, type SearchableMessage } from '../search/index.js';
-import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../contract/timestamps.js';
 import { isUnread, patientName } from './views.js';
 import type { MessageRecord } from './records.js';
 import type { Window } from './message-index.js';
-import { looksLikeUuid } from '../validation/formats.js';
+import type { Principal } from './principal.js';
 
 export type Order = 'asc' | 'desc';
 export type GroupBy = 'message' | 'conversation';
@@ -37,52 +33,23 @@ export interface MessageQuery {
 }
 
 
-/**
- * `after`/`before` as epoch ms: an RFC 3339 timestamp, or a YYYY-MM-DD date
- * meaning the start of that day in `timeZone`. 400 naming the parameter otherwise.
- */
-export function parseTimeParam(name: string, raw: string, timeZone: string): number {
-  const date = parseCalendarDate(raw);
-  if (date.ok) return startOfDayMs(date.value, timeZone);
-  const instant = parseRfc3339(raw);
-  if (instant.ok) return instant.value;
-  const why = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? date.reason : instant.reason;
-  throw new ProblemError(400, 'invalid_request', `${name} must be an RFC 3339 timestamp or a YYYY-MM-DD date (got "${raw}": ${why}).`, [], {
-    parameter: name,
-  });
+/** The parameters of one GET /patient-messages, as the HTTP layer read them (routes/message-query-params.ts). */
+export interface MessageQueryInput {
+  afterMs: number | null;
+  beforeMs: number | null;
+  order: Order;
+  groupBy: GroupBy;
+  /** Lower-case UUIDs. */
+  patientId: string | null;
+  conversationId: string | null;
+  /** The search (docs/search-language.md); '' for none. */
+  q: string;
 }
 
-function choice<T extends string>(req: ApiRequest, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = queryParam(req, name);
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ProblemError(400, 'invalid_request', `${name} must be one of ${allowed.join(', ')} (got "${raw}").`, [], { parameter: name });
-  }
-  return raw as T;
-}
-
-function uuidParam(req: ApiRequest, name: string): string | null {
-  const raw = queryParam(req, name);
-  if (raw === undefined || raw === '') return null;
-  if (!looksLikeUuid(raw)) {
-    throw new ProblemError(400, 'invalid_request', `${name} must be a UUID (got "${raw}").`, [], { parameter: name });
-  }
-  return raw.toLowerCase();
-}
-
-export function readMessageQuery(req: ApiRequest, sb: SandboxContext): MessageQuery {
-  const orgId = req.principal.orgId;
-  const timeZone = sb.db.orgs.get(orgId)?.timeZone ?? 'UTC';
-  const afterRaw = queryParam(req, 'after');
-  const beforeRaw = queryParam(req, 'before');
-  const afterMs = afterRaw ? parseTimeParam('after', afterRaw, timeZone) : null;
-  const beforeMs = beforeRaw ? parseTimeParam('before', beforeRaw, timeZone) : null;
-  const order = choice(req, 'order', ['desc', 'asc'] as const, 'desc');
-  const groupBy = choice(req, 'group_by', ['message', 'conversation'] as const, 'message');
-  const patientId = uuidParam(req, 'patient_id');
-  const conversationId = uuidParam(req, 'conversation_id');
-  const q = queryParam(req, 'q') ?? '';
-
+/** What a request covers: its `q` compiled, the API-key range rule (§4.4) applied, the list named for cursors. */
+export function messageQuery(sb: SandboxContext, principal: Principal, input: MessageQueryInput): MessageQuery {
+  const orgId = principal.orgId;
+  const { afterMs, beforeMs, order, groupBy, patientId, conversationId, q } = input;
   let predicate: MessagePredicate | null = null;
   try {
     const ast = parseQuery(q);
@@ -92,7 +59,7 @@ export function readMessageQuery(req: ApiRequest, sb: SandboxContext): MessageQu
     throw err;
   }
 
-  if (req.principal.kind === 'api_key' && afterMs === null && !patientId && !conversationId) {
+  if (principal.kind === 'api_key' && afterMs === null && !patientId && !conversationId) {
     throw new ProblemError(
       400,
       'range_required',

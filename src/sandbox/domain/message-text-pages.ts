@@ -7,9 +7,7 @@
  * msgctl) or with changes in memory not yet written back.
  */
 import type { SandboxContext } from '../context.js';
-import type { ApiRequest } from '../http/route.js';
-import { queryParam } from '../http/route.js';
-import { decodeCursor, encodeCursor, pageLimit } from '../http/cursor.js';
+import { decodeCursor, encodeCursor, type PageRequest } from './paging.js';
 import { isUnread, messageView, patientName } from './views.js';
 import { after, narrow, scopeCondition, type MessageScope, type Position, type Window } from './message-index.js';
 import { conversationScope, type MessageQuery } from './message-query.js';
@@ -24,11 +22,10 @@ interface StoredText {
 }
 
 /** The page as JSON text, or null when the query is not one this serves (message-pages.ts does). */
-export function messagesPageJson(sb: SandboxContext, req: ApiRequest, query: MessageQuery): string | null {
+export function messagesPageJson(sb: SandboxContext, page: PageRequest, query: MessageQuery): string | null {
   if (query.groupBy !== 'message' || query.filtered) return null;
-  const limit = pageLimit(req);
-  const raw = queryParam(req, 'page[after]');
-  const cursor = raw ? readCursor(decodeCursor(sb, raw, query.list)) : null;
+  const limit = page.limit;
+  const cursor = page.after ? readCursor(decodeCursor(sb, page.after, query.list)) : null;
   const window = cursor ? narrow(query.window, after(cursor.at, query.order)) : query.window;
   const parts = pageParts(sb, query.orgId);
   const texts: string[] = [];

@@ -12,8 +12,8 @@
 import type { Channel, SendMessageResponse } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import type { Principal } from '../http/principal.js';
-import { FieldErrors, ProblemError, problems } from '../http/problem.js';
+import type { Principal } from './principal.js';
+import { FieldErrors, ProblemError, problems } from '../problem.js';
 import { bodyLength } from '../validation/formats.js';
 import { normalizePhone } from '../validation/phone.js';
 import type { ConversationRecord, MessageRecord, PatientRecord, PhoneNumberRecord } from './records.js';

@@ -6,7 +6,7 @@
  * concerned (404, never 403, so its existence does not leak).
  */
 import type { SandboxContext } from '../context.js';
-import type { Principal } from '../http/principal.js';
+import type { Principal } from './principal.js';
 import type { ConversationRecord, MessageRecord, UserRecord } from './records.js';
 import { storeMessage } from './patient-messages.js';
 

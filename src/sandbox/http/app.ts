@@ -5,11 +5,21 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
-import { ProblemError } from './problem.js';
+import { ProblemError } from '../problem.js';
 import { parseChaos, rollChaos } from './chaos.js';
 import { registerAllRoutes } from '../routes/index.js';
 import { applyQueuedFault, type FaultState } from '../routes/faults.js';
-import { BODY_LIMIT_BYTES, clientErrorHandler, installBodyParsers, parseQueryString, rejectMalformedQuery, requireLoopbackHost } from './edge.js';
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorHandler,
+  HEADER_LIMIT_BYTES,
+  edgeProblem,
+  installBodyParsers,
+  parseQueryString,
+  refuseConnect,
+  rejectMalformedQuery,
+  requireLoopbackHost,
+} from './edge.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,8 +27,6 @@ declare module 'fastify' {
     sandboxReset: boolean;
     /** Set by a queued "hold" fault: how long route.ts holds the request while it is in progress. */
     sandboxHoldMs: number;
-    /** Set while a test caps page sizes (testing.capPageSize): pageLimit() serves at most this many. */
-    sandboxPageCap: number;
   }
 }
 
@@ -28,6 +36,8 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
     genReqId: () => randomUUID(),
     // 1 MB fits every request but an import (its route allows more); see edge.ts.
     bodyLimit: BODY_LIMIT_BYTES,
+    // The documented 16 KB for the request line and headers, whatever NODE_OPTIONS says.
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
     routerOptions: { querystringParser: parseQueryString },
     clientErrorHandler,
     // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
@@ -45,7 +55,6 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   const chaos = parseChaos(sb.options.chaos);
   app.decorateRequest('sandboxReset', false);
   app.decorateRequest('sandboxHoldMs', 0);
-  app.decorateRequest('sandboxPageCap', 0);
 
   installBodyParsers(app);
 
@@ -57,7 +66,10 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const url = request.url;
-    if (url.startsWith('/_sandbox/')) requireLoopbackHost(request, request.socket.localPort ?? 0);
+    if (url.startsWith('/_sandbox/')) {
+      requireLoopbackHost(request, request.socket.localPort ?? 0);
+      rejectMalformedQuery(request);
+    }
     if (!url.startsWith('/v1/')) return done();
     rejectMalformedQuery(request);
     applyQueuedFault(faults, request);
@@ -74,16 +86,9 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   });
 
   app.setErrorHandler((error: FastifyError | ProblemError, request, reply) => {
-    let problem: ProblemError;
-    if (error instanceof ProblemError) problem = error;
-    else if (error.statusCode === 400 || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      problem = new ProblemError(400, 'invalid_request', `Malformed request: ${error.message}`);
-    } else if (error.statusCode === 415) {
-      problem = new ProblemError(415, 'invalid_request', 'Send JSON bodies with Content-Type: application/json.');
-    } else if (error.statusCode === 413) {
-      problem = new ProblemError(413, 'invalid_request', 'Request body too large (the limit is 1 MB; POST /patient-imports takes more).');
-    } else {
-      sb.options.log?.(`internal error on ${request.method} ${request.url}: ${error.stack}`);
+    let problem = error instanceof ProblemError ? error : edgeProblem(error);
+    if (!problem) {
+      sb.options.log?.(`internal error on ${request.method} ${request.url}: ${(error as Error).stack}`);
       problem = new ProblemError(500, 'internal_error', 'The sandbox hit an unexpected error.');
     }
     for (const [k, v] of Object.entries(problem.headers)) reply.header(k, v);
@@ -102,6 +107,8 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   }
 
   await registerAllRoutes(app, sb, faults);
+  // A CONNECT asks for a tunnel, which Node hands to this event, not to fastify: answer it too.
+  app.server.on('connect', refuseConnect);
   return app;
 }
 

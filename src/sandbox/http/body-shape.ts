@@ -1,19 +1,24 @@
 /**
- * The body rules every sandbox endpoint shares (docs/sandbox.md "Request
- * bodies"), checked in the route layer before the endpoint's own validation:
+ * The body rules every sandbox endpoint shares (docs/sandbox.md "One request
+ * rule"), checked in the route layer before the endpoint's own validation:
  * - a field the endpoint does not know is 422 `unknown_field` (a misspelt
  *   optional field must not be silently dropped: `chanel: "sms"` would send
- *   a secure message);
+ *   a secure message), in nested objects and in the objects of a list (an
+ *   import's rows) too;
+ * - a name given twice in one object is 422 `repeated_field` (JSON.parse keeps
+ *   the last; which one the caller meant is a guess);
  * - `null` in a field the spec does not make nullable is 422 `not_nullable`
  *   (leave the field out for its default).
  * Types, formats and required fields stay with each endpoint.
  */
-import { FieldErrors } from './problem.js';
+import { FieldErrors } from '../problem.js';
+import { repeatedFieldsOf } from './edge.js';
 
-/** A field's rule: whether null is a value, and the known fields of a nested object. */
+/** A field's rule: whether null is a value, and the known fields of a nested object or of each object in a list. */
 export interface FieldShape {
   nullable?: boolean;
   fields?: BodyShape;
+  items?: BodyShape;
 }
 
 /** The known fields of a JSON object body (or nested object). */
@@ -31,14 +36,21 @@ export function nullable(...names: string[]): BodyShape {
   return Object.fromEntries(names.map((n) => [n, { nullable: true }]));
 }
 
+/** One problem lists at most this many field errors: thousands of bad rows would bury the first. */
+const MAX_ERRORS = 100;
+
 /**
- * Throws one 422 `validation_failed` listing every unknown field and every
- * null in a non-nullable one. A body that is not an object is left to the
- * endpoint, which names what it expected.
+ * Throws one 422 `validation_failed` listing every name given twice, every
+ * unknown field and every null in a non-nullable one. A body that is not an
+ * object is left to the endpoint, which names what it expected.
  */
 export function checkBodyShape(body: unknown, shape: BodyShape): void {
   const errors = new FieldErrors();
+  for (const path of repeatedFieldsOf(body)) {
+    errors.add(path, 'repeated_field', `${path.slice(1).replaceAll('/', '.')} is given twice; give each field once.`);
+  }
   walk(body, shape, '', errors);
+  if (errors.items.length > MAX_ERRORS) errors.items.splice(MAX_ERRORS);
   errors.throwIfAny();
 }
 
@@ -53,6 +65,8 @@ function walk(value: unknown, shape: BodyShape, path: string, errors: FieldError
       errors.add(at, 'not_nullable', `${describe(path, key)} cannot be null; leave it out for the default.`);
     } else if (rule.fields) {
       walk(field, rule.fields, at, errors);
+    } else if (rule.items && Array.isArray(field)) {
+      for (let i = 0; i < field.length && errors.items.length <= MAX_ERRORS; i++) walk(field[i], rule.items, `${at}/${i}`, errors);
     }
   }
 }

@@ -1,59 +1,178 @@
 /**
  * What the sandbox accepts before any route sees a request, so that bad
  * input is a 4xx problem and never a 500 (which every client, msgctl
- * included, retries with the same key):
+ * included, retries with the same key), and every refusal uses a status of
+ * api-spec §7.2 (400 `invalid_request` with a detail naming the limit, where
+ * HTTP would have 413, 415 or 431) as problem+json with an X-Request-Id:
  *
- * - bodies: JSON only (415 otherwise; the form parser lives only on the
- *   OAuth endpoints), at most 1 MB (routes may allow more), nested at most
- *   MAX_JSON_DEPTH levels (checked by a scan before parsing: no recursion);
+ * - bodies: JSON only (the form parser lives only on the OAuth endpoints), at
+ *   most 1 MB (routes may allow more), nested at most MAX_JSON_DEPTH levels
+ *   (checked by a scan before parsing: no recursion), no name twice in an object;
  * - query strings: malformed percent-encoding or an empty name is 400;
- * - headers over the server's limit: 431 as problem+json with a request id;
+ * - request line and headers over HEADER_LIMIT_BYTES, a method HTTP does not
+ *   define, garbage: 400 written on the socket by clientErrorHandler;
+ * - CONNECT (a tunnel, which Node never hands to fastify): 400;
  * - /_sandbox/*: only for a loopback Host with the sandbox's own port.
  */
-import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProblemError } from './problem.js';
+import { ProblemError } from '../problem.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Node's default --max-http-header-size: the request line (so a long `q`) and headers together. */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
 export const MAX_JSON_DEPTH = 64;
+
+const LIMITS_DETAIL = {
+  body: 'The request body is over the limit: 1 MB for every request but POST /patient-imports, which takes 16 MB.',
+  json: 'Send the body as JSON with Content-Type: application/json.',
+  headers:
+    'The request line and headers are over 16 KB. A long search (q) does not fit in a URL: shorten it or split it into several searches.',
+};
+
+/**
+ * The problem for an error fastify raised before a handler ran (its own 4xx
+ * statuses, 413 and 415 among them), or null for anything else (a 500).
+ */
+export function edgeProblem(error: { statusCode?: number; code?: string; message: string }): ProblemError | null {
+  if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ProblemError(400, 'invalid_request', LIMITS_DETAIL.body);
+  if (error.statusCode === 415 || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ProblemError(400, 'invalid_request', LIMITS_DETAIL.json);
+  if (error.code?.startsWith('FST_ERR_CTP_') || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)) {
+    return new ProblemError(400, 'invalid_request', `Malformed request: ${error.message}`);
+  }
+  return null;
+}
 const MALFORMED_QUERY = Symbol('malformed query string');
 
-/** True when arrays/objects in `text` nest deeper than `max` (strings are skipped). */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > max) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
+/** What a scan of a JSON text found before it is parsed. */
+export interface JsonScan {
+  /** Arrays/objects nest deeper than the limit (strings are skipped). */
+  tooDeep: boolean;
+  /** JSON Pointers of names given twice in one object (`{"body": "a", "body": "b"}`), first occurrence of each. */
+  repeated: string[];
 }
 
-/** JSON bodies only, depth-limited; text/plain is no longer parsed (it was a third answer to one mistake). */
+/**
+ * One pass over a JSON text: how deep it nests (checked before parsing, so
+ * nothing later recurses without bound) and which names an object gives twice,
+ * which JSON.parse would silently settle by keeping the last. Names are compared
+ * as decoded (`"a"` and `"\u0061"` are one name). On text that is not JSON the
+ * result means nothing; the parse then fails.
+ */
+export function scanJson(text: string, maxDepth: number): JsonScan {
+  const repeated: string[] = [];
+  // One frame per open object or array: its names so far (objects), its element index (arrays).
+  const frames: { names: Set<string> | null; name: string; index: number; expectName: boolean }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) {
+          escaped = true;
+          i++;
+        } else if (d === 34) break;
+      }
+      const top = frames[frames.length - 1];
+      if (top?.names && top.expectName) {
+        let name = text.slice(start + 1, i);
+        if (escaped) {
+          try {
+            name = JSON.parse(text.slice(start, i + 1)) as string;
+          } catch {
+            return { tooDeep: false, repeated };
+          }
+        }
+        if (top.names.has(name)) repeated.push(pointer(frames, name));
+        else top.names.add(name);
+        top.name = name;
+        top.expectName = false;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (frames.length >= maxDepth) return { tooDeep: true, repeated };
+      frames.push({ names: c === 123 ? new Set() : null, name: '', index: 0, expectName: c === 123 });
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      frames.pop();
+    } else if (c === 44 /* , */) {
+      const top = frames[frames.length - 1];
+      if (top?.names) top.expectName = true;
+      else if (top) top.index++;
+    }
+  }
+  return { tooDeep: false, repeated };
+}
+
+/** RFC 6901 pointer to `name` inside the innermost open object. */
+function pointer(frames: { names: Set<string> | null; name: string; index: number }[], name: string): string {
+  let path = '';
+  for (let f = 0; f < frames.length - 1; f++) {
+    const frame = frames[f]!;
+    path += '/' + (frame.names ? escapePointer(frame.name) : String(frame.index));
+  }
+  return `${path}/${escapePointer(name)}`;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+const REPEATED_FIELDS = Symbol('names given twice in one object');
+
+/** JSON Pointers of the names a parsed body gave twice (body-shape.ts refuses them with the other field problems). */
+export function repeatedFieldsOf(body: unknown): readonly string[] {
+  return (body !== null && typeof body === 'object' && (body as Record<symbol, string[]>)[REPEATED_FIELDS]) || [];
+}
+
+/** JSON bodies only, depth-limited, names given twice marked; text/plain is not parsed (it was a third answer to one mistake). */
 export function installBodyParsers(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
+    const scan = scanJson(body as string, MAX_JSON_DEPTH);
+    if (scan.tooDeep) {
       done(new ProblemError(400, 'invalid_request', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    if (scan.repeated.length === 0) {
+      parseJson(request, body as string, done);
+      return;
+    }
+    parseJson(request, body as string, (error, parsed) => {
+      if (!error && parsed !== null && typeof parsed === 'object') {
+        Object.defineProperty(parsed, REPEATED_FIELDS, { value: scan.repeated, enumerable: false });
+      }
+      done(error, parsed);
+    });
   });
 }
 
-/** For the OAuth endpoints only: token and revocation requests are form-encoded (RFC 6749), as is the approve page. */
+const REPEATED_FORM_FIELD = Symbol('a form field given twice');
+
+/**
+ * For the OAuth endpoints only: token and revocation requests are form-encoded (RFC 6749), as is
+ * the approve page. A field given twice is marked (repeatedFormField): RFC 6749 §3.1 and §3.2 say
+ * a parameter must not be included more than once, so the endpoint refuses it.
+ */
 export function addFormParser(scope: FastifyInstance): void {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    const form: Record<string, string> = {};
+    let repeated: string | undefined;
+    for (const [name, value] of new URLSearchParams(body as string)) {
+      if (Object.hasOwn(form, name)) repeated ??= name;
+      form[name] = value;
+    }
+    if (repeated !== undefined) Object.defineProperty(form, REPEATED_FORM_FIELD, { value: repeated, enumerable: false });
+    done(null, form);
   });
+}
+
+/** The first name a parsed form gave twice, if any. */
+export function repeatedFormField(form: unknown): string | undefined {
+  return form !== null && typeof form === 'object' ? (form as Record<symbol, string | undefined>)[REPEATED_FORM_FIELD] : undefined;
 }
 
 /**
@@ -100,24 +219,35 @@ export function rejectMalformedQuery(request: FastifyRequest): void {
 }
 
 /**
- * Errors Node's HTTP parser raises before fastify sees a request. Oversized
- * headers (the URL counts: a long `q`) get 431 as problem+json; other
- * garbage gets 400. Both carry an X-Request-Id like every other answer.
+ * Errors Node's HTTP parser raises before fastify sees a request: oversized
+ * headers (the URL counts: a long `q`), a method HTTP does not define, a
+ * request that never finished arriving, garbage. Each is a 400 problem with
+ * an X-Request-Id like every other answer (Node's own would be 431, 408 or a
+ * closed socket), then the connection closes.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  const detail =
+    error.code === 'HPE_HEADER_OVERFLOW' ? LIMITS_DETAIL.headers
+    : error.code === 'HPE_INVALID_METHOD' ? 'The request method is not one HTTP defines; the API takes GET, POST, PATCH and DELETE.'
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? 'The request did not arrive in time.'
+    : 'Malformed HTTP request.';
+  answerOnSocket(socket, detail);
+}
+
+/** CONNECT asks the sandbox to be a proxy, which it is not: a 400 problem, then the connection closes. */
+export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  answerOnSocket(socket, `The sandbox is not a proxy: CONNECT ${String(request.url).slice(0, 100)} is not supported. Send API requests to /v1 directly.`);
+}
+
+function answerOnSocket(socket: Duplex, detail: string): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const id = randomUUID();
-  const problem = tooLarge
-    ? new ProblemError(431, 'invalid_request',
-      'The request line and headers are over 16 KB. A long search (q) does not fit in a URL: shorten it or split it into several searches.')
-    : new ProblemError(400, 'invalid_request', 'Malformed HTTP request.');
-  const body = JSON.stringify(problem.toBody(id));
+  const body = JSON.stringify(new ProblemError(400, 'invalid_request', detail).toBody(id));
   socket.end(
-    `HTTP/1.1 ${problem.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    'HTTP/1.1 400 Bad Request\r\n' +
       'Content-Type: application/problem+json\r\n' +
       `X-Request-Id: ${id}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import { LIMITS } from '../../contract/api.js';
-import { ProblemError, problems } from './problem.js';
+import { ProblemError, problems, type ProblemStatus } from '../problem.js';
 import { looksLikeUuid } from '../validation/formats.js';
 
 
@@ -25,7 +25,7 @@ function canonicalJson(value: unknown): string {
 }
 
 export interface StoredProblem {
-  problem: { status: number; code: string; detail?: string; field_errors: unknown[]; extensions: Record<string, unknown> };
+  problem: { status: ProblemStatus; code: string; detail?: string; field_errors: unknown[]; extensions: Record<string, unknown> };
 }
 
 /** What a handler answered (route.ts's ApiResult, by shape: this module sits below route.ts). */

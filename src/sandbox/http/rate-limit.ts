@@ -5,7 +5,7 @@
  * in whole seconds, as api-spec §8 says.
  */
 import type { SandboxContext } from '../context.js';
-import { ProblemError } from './problem.js';
+import { ProblemError } from '../problem.js';
 
 interface Bucket {
   tokens: number;

@@ -6,16 +6,22 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { ProblemError } from './problem.js';
-import { findPrincipal, type Principal } from './principal.js';
+import { ProblemError } from '../problem.js';
+import { findPrincipal, type Principal } from '../domain/principal.js';
 import { fingerprint, withIdempotency } from './idempotency.js';
 import { checkRateLimit } from './rate-limit.js';
 import { checkBodyShape, type BodyShape } from './body-shape.js';
+import { checkPathParams, checkQuery, PAGE_PARAMETERS, readPage } from './request-parts.js';
+import type { PageRequest } from '../domain/paging.js';
 
 export interface ApiRequest<Body = any> {
   principal: Principal;
+  /** Path parameters; ids checked as UUIDs and lower-cased (request-parts.ts). */
   params: Record<string, string>;
-  query: Record<string, string | string[] | undefined>;
+  /** One value per parameter the route declares (`query`); nothing else gets this far. */
+  query: Readonly<Record<string, string | undefined>>;
+  /** A paged route's page[limit] and page[after]; the first page of 50 elsewhere. */
+  page: PageRequest;
   body: Body;
   headers: FastifyRequest['headers'];
   requestId: string;
@@ -41,6 +47,12 @@ export interface ApiRouteSpec {
   /** 'legacy' = the older conversation-scoped endpoints (§4.9): 401 `unauthorized` instead of `invalid_token`. */
   style?: 'v1' | 'legacy';
   idempotent?: boolean;
+  /** The query parameters the endpoint knows (any other, or one given twice, is 400). Default: none. */
+  query?: readonly string[];
+  /** A list: page[limit] and page[after] are known and read into `page`. */
+  paged?: boolean;
+  /** Path parameters that are text, not UUIDs (every other `:name` must be a UUID, else 400). */
+  textParams?: readonly string[];
   /**
    * The body's known fields and which may be null (body-shape.ts): required on every
    * POST, PATCH and PUT, so no endpoint can skip the shared unknown-field and null rules.
@@ -54,6 +66,7 @@ export interface ApiRouteSpec {
 export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRouteSpec): void {
   const takesBody = spec.method === 'POST' || spec.method === 'PATCH' || spec.method === 'PUT';
   if (takesBody && !spec.body) throw new Error(`${spec.method} /v1${spec.url} declares no body shape.`);
+  const knownQuery = new Set([...(spec.query ?? []), ...(spec.paged ? PAGE_PARAMETERS : [])]);
   app.route({
     method: spec.method,
     url: `/v1${spec.url}`,
@@ -67,11 +80,14 @@ export function apiRoute(app: FastifyInstance, sb: SandboxContext, spec: ApiRout
     handler: (request: FastifyRequest, reply: FastifyReply) => {
       const principal = (request as FastifyRequest & { principal?: Principal }).principal ?? authenticate(sb, request, spec);
       checkRateLimit(sb, principal.id);
+      const query = checkQuery(request.query as Record<string, string | string[]>, knownQuery);
+      const params = checkPathParams(request.params as Record<string, string>, spec.textParams);
       if (spec.body) checkBodyShape(request.body, spec.body);
       const apiRequest: ApiRequest = {
         principal,
-        params: request.params as Record<string, string>,
-        query: request.query as ApiRequest['query'],
+        params,
+        query,
+        page: readPage(query),
         body: request.body ?? {},
         headers: request.headers,
         requestId: request.id,
@@ -161,10 +177,4 @@ function authenticate(sb: SandboxContext, request: FastifyRequest, spec: ApiRout
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** A single query parameter (the first, if repeated). */
-export function queryParam(req: ApiRequest, name: string): string | undefined {
-  const v = req.query[name];
-  return Array.isArray(v) ? v[0] : v;
 }

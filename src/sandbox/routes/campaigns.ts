@@ -8,10 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import type { CampaignStatus } from '../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../contract/api.js';
-import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
-import { problems } from '../http/problem.js';
-import { pageOf } from '../http/cursor.js';
-import { looksLikeUuid } from '../validation/formats.js';
+import { apiRoute, type ApiRequest } from '../http/route.js';
+import { problems } from '../problem.js';
+import { pageOf } from '../domain/paging.js';
 import { senderFromPrincipal } from '../domain/patient-messages.js';
 import {
   campaignTable,
@@ -50,6 +49,8 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     method: 'GET',
     url: '/campaigns',
     scope: read,
+    query: ['status', 'archived'],
+    paged: true,
     handler: (req) => {
       const status = oneOf(req, 'status', CAMPAIGN_STATUSES);
       const archived = oneOf(req, 'archived', ['true', 'false'] as const) ?? 'false';
@@ -57,7 +58,7 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
         campaignTable(sb).filter((c) => c.orgId === req.principal.orgId && (!status || c.status === status) && String(c.archived) === archived),
       );
       const list = `campaigns:${status ?? ''}:${archived}`;
-      return { status: 200, body: pageOf(sb, req, list, rows, (c) => c.created_at, (c) => campaignView(sb, c)) };
+      return { status: 200, body: pageOf(sb, req.page, list, rows, (c) => c.created_at, (c) => campaignView(sb, c)) };
     },
   });
 
@@ -128,31 +129,31 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
     method: 'GET',
     url: '/campaigns/:campaignId/recipients',
     scope: read,
+    query: ['status'],
+    paged: true,
     handler: (req) => {
       const c = campaignFromPath(sb, req);
       const status = oneOf(req, 'status', RECIPIENT_STATUSES);
       const rows = status ? recipientsOf(sb, c.id).filter((r) => r.status === status) : recipientsOf(sb, c.id);
       const list = `campaign-recipients:${c.id}:${status ?? ''}`;
-      return { status: 200, body: pageOf(sb, req, list, rows, (r) => r.seq, (r) => recipientView(sb, r)) };
+      return { status: 200, body: pageOf(sb, req.page, list, rows, (r) => r.seq, (r) => recipientView(sb, r)) };
     },
   });
 }
 
 /** A query parameter that must be one of `values` when present; 400 invalid_request otherwise. */
 function oneOf<T extends string>(req: ApiRequest, name: string, values: readonly T[]): T | undefined {
-  const raw = queryParam(req, name);
+  const raw = req.query[name];
   if (raw === undefined || raw === '') return undefined;
   if (!(values as readonly string[]).includes(raw)) {
-    throw problems.invalidRequest(`${name} must be one of ${values.join(', ')} (got "${raw}").`);
+    throw problems.badParameter(name, `${name} must be one of ${values.join(', ')} (got "${raw}").`);
   }
   return raw as T;
 }
 
-/** Path ids are UUIDs: anything else is a malformed request (400); an unknown or other org's id 404. */
+/** The path's campaign (its id is a UUID: route.ts checked it); an unknown or other org's id is 404. */
 function campaignFromPath(sb: SandboxContext, req: ApiRequest): CampaignRecord {
-  const id = req.params.campaignId ?? '';
-  if (!looksLikeUuid(id)) throw problems.invalidRequest(`campaignId must be a UUID (got "${id}").`);
-  const c = findCampaign(sb, req.principal.orgId, id.toLowerCase());
+  const c = findCampaign(sb, req.principal.orgId, req.params.campaignId!);
   if (!c) throw problems.notFound('Campaign');
   return c;
 }

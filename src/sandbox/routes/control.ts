@@ -5,10 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { ProblemError } from '../http/problem.js';
+import { ProblemError } from '../problem.js';
+import { fieldsOf } from '../http/body-shape.js';
+import { checkControlRequest } from '../http/control.js';
 
 export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/clock', async (request) => {
+    checkControlRequest(request, fieldsOf('advance_seconds'));
     const body = (request.body ?? {}) as { advance_seconds?: unknown };
     const seconds = Number(body.advance_seconds);
     if (!Number.isFinite(seconds) || seconds < 0) {
@@ -18,7 +21,8 @@ export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext):
     return { now: sb.clock.iso() };
   });
 
-  app.get('/_sandbox/credentials', async () => {
+  app.get('/_sandbox/credentials', async (request) => {
+    checkControlRequest(request);
     return sb.credentials ?? {};
   });
 }

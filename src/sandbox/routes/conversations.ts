@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConversationSummary } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { pageOf } from '../http/cursor.js';
+import { pageOf } from '../domain/paging.js';
 import { memberConversation, visibleMessage } from '../domain/conversation-access.js';
 import { conversationMessageView } from '../domain/views.js';
 import type { ConversationRecord, MessageRecord } from '../domain/records.js';
@@ -31,7 +31,7 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     scope: 'conversations:read',
     credentials: ['oauth'],
     style: 'legacy',
-    handler: (req) => ({ status: 200, body: conversationSummary(memberConversation(sb, req)) }),
+    handler: (req) => ({ status: 200, body: conversationSummary(memberConversation(sb, req.principal, req.params.conversationId!)) }),
   });
 
   apiRoute(app, sb, {
@@ -40,10 +40,11 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     scope: 'messages:read',
     credentials: ['oauth'],
     style: 'legacy',
+    paged: true,
     handler: (req) => {
-      const conversation = memberConversation(sb, req);
+      const conversation = memberConversation(sb, req.principal, req.params.conversationId!);
       const rows = conversationMessages(sb, conversation.id);
-      const page = pageOf(sb, req, `conversation-messages:${conversation.id}`, rows, (m) => m.createdMs, conversationMessageView);
+      const page = pageOf(sb, req.page, `conversation-messages:${conversation.id}`, rows, (m) => m.createdMs, conversationMessageView);
       return { status: 200, body: page };
     },
   });
@@ -54,10 +55,11 @@ export function registerConversationRoutes(app: FastifyInstance, sb: SandboxCont
     scope: 'messages:read',
     credentials: ['oauth'],
     style: 'legacy',
+    paged: true,
     handler: (req) => {
-      const { message } = visibleMessage(sb, req);
+      const { message } = visibleMessage(sb, req.principal, req.params.messageId!);
       const rows = sb.db.messages.where('reply_to_id = ? AND conversation_id = ?', [message.id, message.conversationId], 'created_ms, id');
-      const page = pageOf(sb, req, `message-replies:${message.id}`, rows, (m) => m.createdMs, conversationMessageView);
+      const page = pageOf(sb, req.page, `message-replies:${message.id}`, rows, (m) => m.createdMs, conversationMessageView);
       return { status: 200, body: page };
     },
   });

@@ -11,8 +11,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { memberConversation, uuidParam } from '../domain/conversation-access.js';
+import { FieldErrors, ProblemError, problems } from '../problem.js';
+import { memberConversation } from '../domain/conversation-access.js';
 import {
   checkDownload,
   downloadPath,
@@ -36,7 +36,7 @@ export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): 
     style: 'legacy',
     idempotent: true,
     handler: (req) => {
-      const conversation = memberConversation(sb, req);
+      const conversation = memberConversation(sb, req.principal, req.params.conversationId!);
       const body = (req.body ?? {}) as { format?: unknown };
       const errors = new FieldErrors();
       if (body.format !== undefined && !EXPORT_FORMATS.includes(body.format as ExportFormat)) {
@@ -68,7 +68,7 @@ export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): 
     credentials: ['oauth'],
     style: 'legacy',
     handler: (req) => {
-      const record = exportsTable(sb).get(uuidParam(req, 'exportId'));
+      const record = exportsTable(sb).get(req.params.exportId!);
       const mine =
         record &&
         record.orgId === req.principal.orgId &&
@@ -89,7 +89,8 @@ export function registerExportRoutes(app: FastifyInstance, sb: SandboxContext): 
       throw new ProblemError(403, 'download_forbidden', 'This download link is not valid. Fetch the export again for a fresh download_url.');
     }
     if (check === 'expired') {
-      throw new ProblemError(410, 'download_expired', 'This download link has expired. Fetch the export again for a fresh download_url.');
+      // 403 as a pre-signed storage link answers once expired: §7.2 has no 410.
+      throw new ProblemError(403, 'download_expired', 'This download link has expired. Fetch the export again for a fresh download_url.');
     }
     const csv = record.format === 'csv';
     reply

@@ -1,17 +1,15 @@
 /**
  * Deterministic fault injection for exactly-once tests (docs/sandbox.md):
  * queue "the next matching API request answers 503" (or 429 with
- * Retry-After, or has its connection reset after being handled), where
- * --chaos only offers probabilities. Also keeps a log of API requests so a
- * test can prove that a refused command sent nothing.
- *
- * In process, through the `testing` handle startSandbox() returns
- * (`testing.injectFaults(…)`, `testing.requests()`; the log is kept only when
- * started with `recordRequests`). Over HTTP:
- * POST /_sandbox/faults {"faults": [{"status": 503, "method": "POST"}]}.
+ * Retry-After, or has its connection reset after being handled, or is held
+ * in progress), where --chaos only offers probabilities. Over HTTP (and
+ * `msgctl sandbox faults add|list|clear`): POST, GET and DELETE
+ * /_sandbox/faults; in process, `testing.injectFaults(…)`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProblemError } from '../http/problem.js';
+import { ProblemError } from '../problem.js';
+import { fieldsOf } from '../http/body-shape.js';
+import { checkControlRequest } from '../http/control.js';
 
 export interface Fault {
   /** Answer with this status instead of handling the request… */
@@ -32,38 +30,56 @@ export interface Fault {
   path?: string;
 }
 
-export interface LoggedRequest {
+/** A fault as GET /_sandbox/faults shows it once it was served. */
+export interface ServedFault {
   method: string;
+  /** Under /v1, without the query. */
   path: string;
-  /** Its Idempotency-Key header, so a test can see that retries reuse it. */
-  idempotencyKey: string | null;
-  /** Fault applied to it, if any. */
-  fault: 'status' | 'reset' | 'hold' | null;
+  fault: Fault;
+  /** The X-Request-Id of the request it was served to. */
+  request_id: string;
+  at: string;
 }
 
-/** One sandbox's queued faults, and (only if asked for) its log of API requests. */
+/** How many served faults GET /_sandbox/faults shows (the most recent). */
+const SERVED_KEPT = 50;
+
+/** One sandbox's queued faults, and the most recent ones it served. */
 export class FaultState {
   readonly queue: Fault[] = [];
-  /** null unless the sandbox was started with `recordRequests`: a long-running sandbox keeps no log. */
-  readonly log: LoggedRequest[] | null;
-  /** At most this many records per page, whatever page[limit] asks (the API allows fewer); null: no cap. */
-  pageCap: number | null = null;
-
-  constructor(recordRequests: boolean) {
-    this.log = recordRequests ? [] : null;
-  }
+  readonly served: ServedFault[] = [];
 
   /** Queues faults; each applies once, to the first later API request it matches. */
   inject(...faults: Fault[]): void {
     this.queue.push(...faults);
   }
+
+  /** Empties the queue; says how many faults it held. */
+  clear(): number {
+    return this.queue.splice(0).length;
+  }
+
+  /** The first queued fault the request matches, taken off the queue and remembered as served. */
+  take(request: FastifyRequest, path: string): Fault | null {
+    const index = this.queue.findIndex(
+      (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
+    );
+    if (index < 0) return null;
+    const fault = this.queue.splice(index, 1)[0]!;
+    if (this.served.length === SERVED_KEPT) this.served.shift();
+    this.served.push({ method: request.method, path, fault, request_id: request.id, at: new Date().toISOString() });
+    return fault;
+  }
 }
 
 const CODES = { 429: 'rate_limited', 500: 'internal_error', 503: 'service_unavailable' } as const;
 
-/** The control endpoint; the queue is applied by app.ts's one onRequest hook (applyQueuedFault). */
+const FAULT_FIELDS = fieldsOf('status', 'retryAfter', 'reset', 'holdMs', 'method', 'path');
+
+/** The control endpoints; the queue is applied by app.ts's one onRequest hook (applyQueuedFault). */
 export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
   app.post('/_sandbox/faults', async (request, reply) => {
+    checkControlRequest(request, { faults: { items: FAULT_FIELDS } });
     const body = (request.body ?? {}) as { faults?: unknown };
     if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
       throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503}, {"reset": true} or {"holdMs": N}, …]} with optional method and path.');
@@ -72,6 +88,16 @@ export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
     reply.code(201);
     return { queued: s.queue.length };
   });
+
+  app.get('/_sandbox/faults', async (request) => {
+    checkControlRequest(request);
+    return { queued: s.queue, served: s.served };
+  });
+
+  app.delete('/_sandbox/faults', async (request) => {
+    checkControlRequest(request);
+    return { cleared: s.clear() };
+  });
 }
 
 function isFault(value: unknown): value is Fault {
@@ -79,28 +105,17 @@ function isFault(value: unknown): value is Fault {
   const f = value as Record<string, unknown>;
   const statusOk = f.status === undefined || f.status === 429 || f.status === 500 || f.status === 503;
   const holdOk = f.holdMs === undefined || (typeof f.holdMs === 'number' && f.holdMs >= 0 && f.holdMs <= 60_000);
+  const retryOk = f.retryAfter === undefined || (f.status === 429 && Number.isSafeInteger(f.retryAfter) && (f.retryAfter as number) >= 0);
   const kinds = [f.status !== undefined, f.reset === true, f.holdMs !== undefined].filter(Boolean).length;
-  const oneKind = kinds === 1 && holdOk;
+  const oneKind = kinds === 1 && holdOk && retryOk;
   return statusOk && oneKind && (f.method === undefined || typeof f.method === 'string') && (f.path === undefined || typeof f.path === 'string');
 }
 
-/** For an API request (/v1/…): logs it (if asked) and applies the first queued fault it matches. */
+/** For an API request (/v1/…): applies the first queued fault it matches. */
 export function applyQueuedFault(s: FaultState, request: FastifyRequest): void {
-  if (s.pageCap !== null) request.sandboxPageCap = s.pageCap;
-  // Nothing queued and no log (a sandbox outside tests): nothing to look at.
-  if (s.queue.length === 0 && s.log === null) return;
-  const path = request.url.slice(3).split('?')[0]!;
-  const index = s.queue.findIndex(
-    (f) => (!f.method || f.method.toUpperCase() === request.method) && (!f.path || path.startsWith(f.path)),
-  );
-  const fault = index >= 0 ? s.queue.splice(index, 1)[0]! : null;
-  const key = request.headers['idempotency-key'];
-  s.log?.push({
-    method: request.method,
-    path,
-    idempotencyKey: (Array.isArray(key) ? key[0] : key) ?? null,
-    fault: fault ? (fault.reset ? 'reset' : fault.holdMs !== undefined ? 'hold' : 'status') : null,
-  });
+  // Nothing queued (a sandbox outside tests, mostly): nothing to look at.
+  if (s.queue.length === 0) return;
+  const fault = s.take(request, request.url.slice(3).split('?')[0]!);
   if (!fault) return;
   if (fault.holdMs !== undefined) {
     request.sandboxHoldMs = fault.holdMs;

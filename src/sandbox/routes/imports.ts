@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { problems } from '../http/problem.js';
+import { problems } from '../problem.js';
 import { createImport, findImport, importView, parseImportBody } from '../domain/imports.js';
 import { fieldsOf } from '../http/body-shape.js';
 
@@ -15,7 +15,8 @@ export function registerImportRoutes(app: FastifyInstance, sb: SandboxContext): 
   apiRoute(app, sb, {
     method: 'POST',
     url: '/patient-imports',
-    body: fieldsOf('rows'),
+    // Each row: its number and the fields of POST /patients, under the same rule (unknown or null: 422).
+    body: { rows: { items: fieldsOf('row', 'first_name', 'last_name', 'date_of_birth', 'phone', 'email', 'mrn') } },
     scope: 'patients.write',
     idempotent: true,
     // Up to 5,000 rows of up to 200-character fields: more than the 1 MB that fits every other request.
@@ -31,6 +32,8 @@ export function registerImportRoutes(app: FastifyInstance, sb: SandboxContext): 
     method: 'GET',
     url: '/patient-imports/:importId',
     scope: 'patients.write',
+    // §2.7: an import id is a string (`imp_…` in the sample), not a UUID.
+    textParams: ['importId'],
     handler: (req) => {
       const record = findImport(sb, req.principal.orgId, req.params.importId ?? '');
       if (!record) throw problems.notFound('Patient import');

@@ -6,12 +6,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { FieldErrors, ProblemError } from '../http/problem.js';
+import { FieldErrors, ProblemError } from '../problem.js';
 import { receiveInbound } from '../domain/inbound.js';
 import { normalizePhone } from '../validation/phone.js';
+import { fieldsOf } from '../http/body-shape.js';
+import { checkControlRequest } from '../http/control.js';
 
 export function registerInboundRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/inbound', async (request, reply) => {
+    checkControlRequest(request, fieldsOf('from', 'to', 'body'));
     const body = (request.body ?? {}) as Record<string, unknown>;
     const errors = new FieldErrors();
     const phone = (field: 'from' | 'to') => {

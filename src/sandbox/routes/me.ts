@@ -14,15 +14,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Profile } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
-import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { pageOf, readSignedCursor } from '../http/cursor.js';
+import { apiRoute, type ApiRequest } from '../http/route.js';
+import { FieldErrors, problems } from '../problem.js';
+import { pageOf, readSignedCursor } from '../domain/paging.js';
 import { accessTokens } from '../domain/access-tokens.js';
 import { grantOfAccessToken } from '../domain/oauth-tokens.js';
 import { messageView } from '../domain/views.js';
 import { isVisibleToAdmin, sendTeamChatMessage } from '../domain/team-chats.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
-import { parseTimeParam } from '../domain/message-query.js';
+import { choiceParam, parseTimeParam } from './message-query-params.js';
 import { bodyLength } from '../validation/formats.js';
 import type { MessageRecord } from '../domain/records.js';
 import { fieldsOf } from '../http/body-shape.js';
@@ -41,6 +41,9 @@ export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void
     url: '/me/messages',
     scope: 'messages.read',
     credentials: ['oauth'],
+    // §4.8 shows after, group_by and paging; "other query parameters: not shown".
+    query: ['after', 'group_by'],
+    paged: true,
     handler: (req) => ({ status: 200, body: listMyMessages(sb, req) }),
   });
 
@@ -50,7 +53,7 @@ export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void
     scope: 'messages.read',
     credentials: ['oauth'],
     handler: (req) => {
-      const message = sb.db.messages.get(req.params.messageId ?? '');
+      const message = sb.db.messages.get(req.params.messageId!);
       const conversation = message ? sb.db.conversations.get(message.conversationId) : undefined;
       if (!message || !conversation || !isVisibleToAdmin(req.principal, conversation)) throw problems.notFound('Message');
       return { status: 200, body: messageView(sb, message) };
@@ -65,7 +68,7 @@ export function registerMeRoutes(app: FastifyInstance, sb: SandboxContext): void
     credentials: ['oauth'],
     idempotent: true,
     handler: (req) => {
-      const conversation = sb.db.conversations.get(req.params.conversationId ?? '');
+      const conversation = sb.db.conversations.get(req.params.conversationId!);
       if (!conversation || !isVisibleToAdmin(req.principal, conversation)) throw problems.notFound('Conversation');
       const body = validBody(req.body);
       if (conversation.type === 'direct') {
@@ -125,12 +128,9 @@ const complement = (id: string) => id.replace(/[0-9a-f]/g, (d) => (15 - parseInt
 function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   const p = req.principal;
   const org = sb.db.orgs.get(p.orgId);
-  const rawAfter = queryParam(req, 'after');
+  const rawAfter = req.query.after;
   const afterMs = rawAfter ? parseTimeParam('after', rawAfter, org?.timeZone ?? 'UTC') : -Infinity;
-  const groupBy = queryParam(req, 'group_by') ?? 'message';
-  if (groupBy !== 'message' && groupBy !== 'conversation') {
-    throw new ProblemError(400, 'invalid_request', `group_by must be message or conversation (got "${groupBy}").`, [], { parameter: 'group_by' });
-  }
+  const groupBy = choiceParam(req, 'group_by', ['message', 'conversation'] as const, 'message');
   const visible = new Set<string>();
   for (const c of sb.db.conversations.values()) if (isVisibleToAdmin(p, c)) visible.add(c.id);
   const base = `me-messages:${p.userId}:${rawAfter ?? ''}:${groupBy}`;
@@ -144,10 +144,10 @@ function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   if (groupBy === 'message') {
     const rows = inRange(Number.MAX_SAFE_INTEGER);
     const keyed = rows.map((m) => ({ id: m.id, key: position(m), m })).sort(byKey);
-    return pageOf(sb, req, base, keyed, (r) => r.key, (r) => messageView(sb, r.m));
+    return pageOf(sb, req.page, base, keyed, (r) => r.key, (r) => messageView(sb, r.m));
   }
 
-  const snapshot = snapshotFromCursor(sb, queryParam(req, 'page[after]'), base) ?? sb.store.nextSeq();
+  const snapshot = snapshotFromCursor(sb, req.page.after, base) ?? sb.store.nextSeq();
   const rows = inRange(snapshot);
   const latest = new Map<string, MessageRecord>();
   for (const m of rows) {
@@ -157,7 +157,7 @@ function listMyMessages(sb: SandboxContext, req: ApiRequest) {
   const keyed = rows
     .map((m) => ({ id: m.id, key: `${reversePosition(latest.get(m.conversationId)!)}|${m.conversationId}|${position(m)}`, m }))
     .sort(byKey);
-  return pageOf(sb, req, `${base}:snapshot=${snapshot}`, keyed, (r) => r.key, (r) => messageView(sb, r.m));
+  return pageOf(sb, req.page, `${base}:snapshot=${snapshot}`, keyed, (r) => r.key, (r) => messageView(sb, r.m));
 }
 
 function byKey(a: { key: string; id: string }, b: { key: string; id: string }): number {
@@ -165,7 +165,7 @@ function byKey(a: { key: string; id: string }, b: { key: string; id: string }): 
 }
 
 /** The snapshot a group_by=conversation cursor was made at; pageOf then checks the rest of the cursor. */
-function snapshotFromCursor(sb: SandboxContext, raw: string | undefined, base: string): number | null {
+function snapshotFromCursor(sb: SandboxContext, raw: string | null, base: string): number | null {
   if (!raw) return null;
   try {
     const list = readSignedCursor(sb, raw)?.list;

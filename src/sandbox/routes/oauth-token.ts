@@ -8,6 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { OAuthError } from '../domain/oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken, revokeToken } from '../domain/oauth-tokens.js';
 import { authenticateClient } from './oauth-client-auth.js';
+import { repeatedFormField } from '../http/edge.js';
 
 type Form = Record<string, string | undefined>;
 
@@ -46,6 +47,9 @@ function formOf(request: FastifyRequest): Form {
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
     throw new OAuthError('invalid_request', 'Send the request as application/x-www-form-urlencoded.');
   }
+  const repeated = repeatedFormField(request.body);
+  // RFC 6749 §3.2: parameters must not be included more than once.
+  if (repeated !== undefined) throw new OAuthError('invalid_request', `${repeated} is given more than once.`);
   return (request.body ?? {}) as Form;
 }
 

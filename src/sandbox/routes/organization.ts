@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { problems } from '../http/problem.js';
+import { problems } from '../problem.js';
 
 /**
  * GET /organization (§4.3): any valid credential of the organization; the spec

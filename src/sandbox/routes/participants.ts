@@ -7,9 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { pageOf } from '../http/cursor.js';
-import { FieldErrors, ProblemError, problems } from '../http/problem.js';
-import { memberConversation, uuidParam } from '../domain/conversation-access.js';
+import { pageOf } from '../domain/paging.js';
+import { FieldErrors, ProblemError, problems } from '../problem.js';
+import { memberConversation } from '../domain/conversation-access.js';
 import { addParticipant, isParticipant, participantsOf, removeParticipant } from '../domain/participants.js';
 import { looksLikeUuid } from '../validation/formats.js';
 import { fieldsOf } from '../http/body-shape.js';
@@ -24,10 +24,11 @@ export function registerParticipantRoutes(app: FastifyInstance, sb: SandboxConte
     scope: 'participants:read',
     credentials: ['oauth'],
     style: 'legacy',
+    paged: true,
     handler: (req) => {
-      const conversation = memberConversation(sb, req);
+      const conversation = memberConversation(sb, req.principal, req.params.conversationId!);
       const rows = participantsOf(sb, conversation).map((p) => ({ ...p, id: p.user_id }));
-      const page = pageOf(sb, req, `participants:${conversation.id}`, rows, (p) => p.joined_at, ({ id: _id, ...p }) => p);
+      const page = pageOf(sb, req.page, `participants:${conversation.id}`, rows, (p) => p.joined_at, ({ id: _id, ...p }) => p);
       return { status: 200, body: page };
     },
   });
@@ -41,7 +42,7 @@ export function registerParticipantRoutes(app: FastifyInstance, sb: SandboxConte
     style: 'legacy',
     idempotent: true,
     handler: (req) => {
-      const conversation = memberConversation(sb, req);
+      const conversation = memberConversation(sb, req.principal, req.params.conversationId!);
       const body = (req.body ?? {}) as { user_id?: unknown };
       const errors = new FieldErrors();
       if (body.user_id === undefined || body.user_id === null || body.user_id === '') {
@@ -69,8 +70,8 @@ export function registerParticipantRoutes(app: FastifyInstance, sb: SandboxConte
     credentials: ['oauth'],
     style: 'legacy',
     handler: (req) => {
-      const conversation = memberConversation(sb, req);
-      const userId = uuidParam(req, 'userId');
+      const conversation = memberConversation(sb, req.principal, req.params.conversationId!);
+      const userId = req.params.userId!;
       if (!isParticipant(sb, conversation, userId)) throw problems.notFound('Participant');
       removeParticipant(sb, conversation, userId);
       return { status: 204 };

@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
-import { decodeCursor, encodeCursor, pageLimit } from '../http/cursor.js';
-import { ProblemError, problems } from '../http/problem.js';
+import { apiRoute, type ApiRequest } from '../http/route.js';
+import { decodeCursor, encodeCursor } from '../domain/paging.js';
+import { problems } from '../problem.js';
 import { createHash } from 'node:crypto';
 import {
   conversationDetail,
@@ -22,22 +22,22 @@ import { looksLikeUuid } from '../validation/formats.js';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-function badParam(name: string, detail: string): ProblemError {
-  return new ProblemError(400, 'invalid_request', detail, [], { parameter: name });
-}
+const LIST_PARAMETERS = ['patient_id', 'phone_number', 'channel', 'unread', 'order'] as const;
+
+const badParam = problems.badParameter;
 
 /** Undefined when the number is not one of the organization's: the list is then empty. */
 function readFilter(sb: SandboxContext, req: ApiRequest): ConversationFilter | undefined {
   const orgId = req.principal.orgId;
-  const patientId = queryParam(req, 'patient_id') || null;
+  const patientId = req.query.patient_id || null;
   if (patientId && !looksLikeUuid(patientId)) throw badParam('patient_id', `patient_id must be a UUID (got "${patientId}").`);
-  const phone = queryParam(req, 'phone_number') || null;
+  const phone = req.query.phone_number || null;
   if (phone && !E164.test(phone)) throw badParam('phone_number', `phone_number must be an E.164 number such as +15555550100 (got "${phone}").`);
-  const channel = queryParam(req, 'channel') || null;
+  const channel = req.query.channel || null;
   if (channel && channel !== 'secure' && channel !== 'sms') throw badParam('channel', `channel must be secure or sms (got "${channel}").`);
-  const unread = queryParam(req, 'unread') || null;
+  const unread = req.query.unread || null;
   if (unread && unread !== 'true' && unread !== 'false') throw badParam('unread', `unread must be true or false (got "${unread}").`);
-  const order = queryParam(req, 'order') || 'desc';
+  const order = req.query.order || 'desc';
   if (order !== 'desc' && order !== 'asc') throw badParam('order', `order must be desc or asc (got "${order}").`);
   let phoneNumberId: string | null = null;
   if (phone) {
@@ -68,15 +68,16 @@ export function registerPatientConversationRoutes(app: FastifyInstance, sb: Sand
     method: 'GET',
     url: '/patient-conversations',
     scope: 'messages.read',
+    query: LIST_PARAMETERS,
+    paged: true,
     handler: (req) => {
-      const limit = pageLimit(req);
+      const limit = req.page.limit;
       const filter = readFilter(sb, req);
       const list = 'patient-conversations:' + createHash('sha256')
-        .update(JSON.stringify([req.principal.orgId, ...['patient_id', 'phone_number', 'channel', 'unread', 'order'].map((p) => queryParam(req, p) ?? null)]))
+        .update(JSON.stringify([req.principal.orgId, ...LIST_PARAMETERS.map((p) => req.query[p] ?? null)]))
         .digest('base64url')
         .slice(0, 16);
-      const raw = queryParam(req, 'page[after]');
-      const decoded = raw ? decodeCursor(sb, raw, list) : null;
+      const decoded = req.page.after ? decodeCursor(sb, req.page.after, list) : null;
       const cursor = decoded ? readCursor(decoded.extra, decoded.id) : null;
       if (!filter) return { status: 200, body: { data: [], pagination: { next_cursor: null, has_more: false } } };
       const snapshot = cursor?.snapshot ?? takeSnapshot(sb);
@@ -102,9 +103,7 @@ export function registerPatientConversationRoutes(app: FastifyInstance, sb: Sand
     url: '/patient-conversations/:conversationId',
     scope: 'messages.read',
     handler: (req) => {
-      const id = req.params.conversationId ?? '';
-      if (!looksLikeUuid(id)) throw badParam('conversationId', `conversationId must be a UUID (got "${id}").`);
-      const c = sb.db.conversations.get(id.toLowerCase());
+      const c = sb.db.conversations.get(req.params.conversationId!);
       if (!c || c.orgId !== req.principal.orgId || c.type !== 'patient') throw problems.notFound('Patient conversation');
       return { status: 200, body: conversationDetail(sb, c) };
     },

@@ -5,10 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { problems } from '../http/problem.js';
+import { problems } from '../problem.js';
 import { messageView } from '../domain/views.js';
 import { sendPatientMessage, senderFromPrincipal } from '../domain/patient-messages.js';
-import { looksLikeUuid } from '../validation/formats.js';
 import { fieldsOf, type BodyShape } from '../http/body-shape.js';
 
 /**
@@ -39,9 +38,7 @@ export function registerPatientMessageRoutes(app: FastifyInstance, sb: SandboxCo
     url: '/patient-messages/:messageId',
     scope: 'messages.read',
     handler: (req) => {
-      const id = req.params.messageId ?? '';
-      if (!looksLikeUuid(id)) throw problems.invalidRequest(`messageId must be a UUID (got "${id}").`);
-      const message = sb.db.messages.get(id.toLowerCase());
+      const message = sb.db.messages.get(req.params.messageId!);
       // Only messages of patient conversations in the caller's organization are visible here.
       if (!message || message.orgId !== req.principal.orgId || !message.patientId) throw problems.notFound('Message');
       return { status: 200, body: messageView(sb, message) };

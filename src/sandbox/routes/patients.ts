@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-import { apiRoute, queryParam, type ApiRequest } from '../http/route.js';
-import { problems } from '../http/problem.js';
-import { pageLimit, pageOf } from '../http/cursor.js';
+import { apiRoute, type ApiRequest } from '../http/route.js';
+import { problems } from '../problem.js';
+import { pageOf } from '../domain/paging.js';
 import { patientView } from '../domain/views.js';
 import { rosterTexts } from '../domain/patient-texts.js';
 import {
@@ -19,7 +19,6 @@ import {
 } from '../domain/patients.js';
 import type { PatientRecord } from '../domain/records.js';
 import { normalizePhone } from '../validation/phone.js';
-import { looksLikeUuid } from '../validation/formats.js';
 import { fieldsOf, nullable } from '../http/body-shape.js';
 
 export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext): void {
@@ -41,9 +40,11 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
     method: 'GET',
     url: '/patients',
     scope: 'patients.read',
+    query: ['phone', 'mrn'],
+    paged: true,
     handler: (req) => {
-      const rawPhone = queryParam(req, 'phone');
-      const rawMrn = queryParam(req, 'mrn');
+      const rawPhone = req.query.phone;
+      const rawMrn = req.query.mrn;
       // A filter that is present but empty is a mistake (an unset shell variable), not "no filter":
       // answering with the whole roster could feed a destructive script.
       for (const [name, value] of [['phone', rawPhone], ['mrn', rawMrn]] as const) {
@@ -60,8 +61,8 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
       }
       const list = `patients:${phone ?? ''}:${mrn ?? ''}`;
       // One row more than the page tells pageOf whether another page follows.
-      const rows = (after: { key: number | string; id: string } | null) => rosterTexts(sb, req.principal.orgId, { phone, mrn }, after, pageLimit(req) + 1);
-      const page = pageOf(sb, req, list, rows, (p) => p.created_at, (p) => p.json);
+      const rows = (after: { key: number | string; id: string } | null) => rosterTexts(sb, req.principal.orgId, { phone, mrn }, after, req.page.limit + 1);
+      const page = pageOf(sb, req.page, list, rows, (p) => p.created_at, (p) => p.json);
       // The rows are JSON texts already (patient-texts.ts): spliced, not parsed and serialised again.
       return { status: 200, json: `{"data":[${page.data.join(',')}],"pagination":${JSON.stringify(page.pagination)}}` };
     },
@@ -101,11 +102,9 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
   });
 }
 
-/** Path ids are UUIDs (§4.7): anything else is a malformed request (400), a well-formed unknown id 404. */
+/** The path's patient (its id is a UUID: route.ts checked it); an unknown or other organization's id is 404. */
 function patientFromPath(sb: SandboxContext, req: ApiRequest): PatientRecord {
-  const id = req.params.patientId ?? '';
-  if (!looksLikeUuid(id)) throw problems.invalidRequest(`patientId must be a UUID (got "${id}").`);
-  const patient = findPatient(sb, req.principal.orgId, id.toLowerCase());
+  const patient = findPatient(sb, req.principal.orgId, req.params.patientId!);
   if (!patient) throw problems.notFound('Patient');
   return patient;
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { problems } from '../http/problem.js';
+import { problems } from '../problem.js';
 import { visibleMessage } from '../domain/conversation-access.js';
 import { checkSingleEmoji } from '../domain/emoji.js';
 import { addReaction, reactionView, removeReaction } from '../domain/reactions.js';
@@ -22,7 +22,7 @@ export function registerReactionRoutes(app: FastifyInstance, sb: SandboxContext)
     style: 'legacy',
     idempotent: true,
     handler: (req) => {
-      const { message } = visibleMessage(sb, req);
+      const { message } = visibleMessage(sb, req.principal, req.params.messageId!);
       const check = checkSingleEmoji((req.body as { emoji?: unknown } | null)?.emoji);
       if (!check.ok) throw problems.validation([{ path: '/emoji', code: check.code, message: check.message }]);
       const { reaction, created } = addReaction(sb, message, req.principal.userId!, check.emoji);
@@ -37,8 +37,9 @@ export function registerReactionRoutes(app: FastifyInstance, sb: SandboxContext)
     scope: 'reactions:write',
     credentials: ['oauth'],
     style: 'legacy',
+    textParams: ['emoji'],
     handler: (req) => {
-      const { message } = visibleMessage(sb, req);
+      const { message } = visibleMessage(sb, req.principal, req.params.messageId!);
       const check = checkSingleEmoji(req.params.emoji);
       if (!check.ok) throw problems.invalidRequest(`The path must end with one emoji (percent-encoded): ${check.message}`);
       if (!removeReaction(sb, message, req.principal.userId!, check.emoji)) {

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute } from '../http/route.js';
-import { pageOf } from '../http/cursor.js';
+import { pageOf } from '../domain/paging.js';
 
 export interface StaffMember {
   id: string;
@@ -23,11 +23,12 @@ export function registerStaffRoutes(app: FastifyInstance, sb: SandboxContext): v
     scope: 'participants:read',
     credentials: ['oauth'],
     style: 'legacy',
+    paged: true,
     handler: (req) => {
       const members = sb.db.users
         .filter((u) => u.orgId === req.principal.orgId)
         .sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
-      const page = pageOf(sb, req, 'staff', members, (u) => u.name, (u): StaffMember => ({
+      const page = pageOf(sb, req.page, 'staff', members, (u) => u.name, (u): StaffMember => ({
         id: u.id,
         name: u.name,
         email: u.email,

@@ -9,9 +9,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, type ApiRequest } from '../http/route.js';
-import { pageOf } from '../http/cursor.js';
-import { FieldErrors, problems } from '../http/problem.js';
-import { uuidParam } from '../domain/conversation-access.js';
+import { pageOf } from '../domain/paging.js';
+import { FieldErrors, problems } from '../problem.js';
 import {
   createWebhookEndpoint,
   EVENT_TYPES,
@@ -95,9 +94,10 @@ export function registerWebhookRoutes(app: FastifyInstance, sb: SandboxContext):
     scope: SCOPE,
     credentials: ['oauth'],
     style: 'legacy',
+    paged: true,
     handler: (req) => {
       const rows = oldestFirst(webhookEndpoints(sb).filter(ownedBy(req)));
-      return { status: 200, body: pageOf(sb, req, 'webhook-endpoints', rows, (e) => e.created_at, (e) => webhookEndpointView(e)) };
+      return { status: 200, body: pageOf(sb, req.page, 'webhook-endpoints', rows, (e) => e.created_at, (e) => webhookEndpointView(e)) };
     },
   });
 
@@ -108,7 +108,7 @@ export function registerWebhookRoutes(app: FastifyInstance, sb: SandboxContext):
     credentials: ['oauth'],
     style: 'legacy',
     handler: (req) => {
-      const endpoint = webhookEndpoints(sb).get(uuidParam(req, 'endpointId'));
+      const endpoint = webhookEndpoints(sb).get(req.params.endpointId!);
       if (!endpoint || !ownedBy(req)(endpoint)) throw problems.notFound('Webhook endpoint');
       webhookEndpoints(sb).delete(endpoint.id);
       sb.store.changed();

@@ -15,7 +15,7 @@
  * disk an fsync takes tens of milliseconds with the event loop waiting, so
  * requests should not queue behind fsyncs of background writes.
  */
-import { openSync, readSync, closeSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, openSync, readSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './sqlite.js';
 import { countTriggers, createStatements, missingColumns } from './schema.js';
@@ -58,7 +58,10 @@ export class SandboxStore {
 
   /** `file` null: an in-memory database. */
   constructor(readonly file: string | null = null) {
-    if (file) refuseNonSqlite(file);
+    if (file) {
+      refuseNonSqlite(file);
+      makePrivate(file);
+    }
     try {
       this.sql = openDatabase(file ?? ':memory:');
       if (file) {
@@ -309,6 +312,40 @@ export class SandboxStore {
 }
 
 /** `--data` must be a SQLite file (or new/empty): an older JSON snapshot is refused, not overwritten. */
+/**
+ * The --data file holds patient data and credentials: it is the user's alone (0600), whatever
+ * the umask. A new file is created here, exclusively, before SQLite opens it; SQLite then
+ * creates the WAL, shared-memory and rollback-journal files with the database file's mode
+ * (and puts it back if the umask took bits away). An existing file, and side files an earlier
+ * run left (after a kill -9), are tightened to 0600 first: an older msgctl made them 0644.
+ * The sandbox creates no folders: --data's folder must exist, so a typo is an error.
+ */
+function makePrivate(file: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    const fd = openSync(file, 'wx', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOENT: no such folder, which SQLite's own open reports below with the usual message.
+    if (code === 'ENOENT') return;
+    if (code !== 'EEXIST') throw new SandboxDataError(`Cannot create --data ${file}: ${(err as Error).message}`);
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && path !== file) continue;
+      throw new SandboxDataError(`Cannot make --data ${path} private (0600): ${(err as Error).message}`);
+    }
+  }
+}
+
 function refuseNonSqlite(file: string): void {
   let fd: number;
   try {

@@ -15,7 +15,7 @@
 import type { DeliveryStatus, RecipientStatus } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
 import type { MessageRecord } from '../domain/records.js';
-import { ProblemError } from '../http/problem.js';
+import { ProblemError } from '../problem.js';
 import { sendPatientMessage } from '../domain/patient-messages.js';
 import {
   campaignTable,

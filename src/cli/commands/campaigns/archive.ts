@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { setArchived } from './common.js';
 
 export interface CampaignsArchiveOptions {
@@ -19,5 +19,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Hide a campaign from `campaigns list` (not while running; its status does not change)')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(cmd, FIELDS.campaign);
+  describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns archive "$ID"']);
 }

@@ -52,3 +52,18 @@ export async function transition(ctx: Context, id: string, action: 'start' | 'pa
   const client = await ctx.client();
   return (await client.request<Campaign>('POST', path, { idempotencyKey, signal: ctx.signal })).data;
 }
+
+/** The campaign as the service has it, for a confirmation that names it and counts its recipients. */
+export async function fetchCampaign(ctx: Context, id: string): Promise<Campaign> {
+  const { campaignPath } = await import('../../campaigns/input.js');
+  return (await ctx.client()).get<Campaign>(campaignPath(id), undefined, ctx.signal);
+}
+
+/** `"Flu shots" (8dcb…)`: how a confirmation names a campaign. */
+export function campaignLabel(campaign: Campaign): string {
+  return `"${campaign.name}" (${campaign.id})`;
+}
+
+export function recipientCount(n: number): string {
+  return `${n} recipient${n === 1 ? '' : 's'}`;
+}

@@ -1,7 +1,8 @@
 /** `msgctl campaigns delete <id>`: a draft, completed or stopped campaign; asks first on a terminal. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
+import { campaignLabel, fetchCampaign, recipientCount } from './common.js';
 
 export interface CampaignsDeleteOptions {
   id: string;
@@ -12,7 +13,14 @@ export async function run(ctx: Context, opts: CampaignsDeleteOptions): Promise<v
   const { campaignPath } = await import('../../campaigns/input.js');
   const path = campaignPath(opts.id);
   const { confirmDestructive } = await import('../../util/confirm.js');
-  await confirmDestructive(ctx, `Delete campaign ${opts.id}?`, opts.yes);
+  await confirmDestructive(ctx, {
+    yes: opts.yes,
+    action: `Delete campaign ${opts.id}`,
+    question: async () => {
+      const campaign = await fetchCampaign(ctx, opts.id);
+      return `Delete campaign ${campaignLabel(campaign)} (${campaign.status}, ${recipientCount(campaign.counts.recipients)})? This cannot be undone.`;
+    },
+  });
   await (await ctx.client()).delete(path, ctx.signal);
   if (ctx.out.mode === 'json') await ctx.out.json({ id: opts.id, deleted: true });
   else ctx.out.info(`Deleted campaign ${opts.id}.`);
@@ -24,5 +32,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Delete a draft, completed or stopped campaign (asks first on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+  describeArguments(del, { id: ARGS.campaignId });
   examples(del, ['msgctl campaigns delete "$ID" --yes']);
 }

@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign } from './common.js';
 
 export interface CampaignsGetOptions {
@@ -22,5 +22,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Show one campaign with its counts (GET /campaigns/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(get, FIELDS.campaign);
+  describeArguments(get, { id: ARGS.campaignId });
   examples(get, ['msgctl campaigns get "$ID"', 'msgctl campaigns get "$ID" --json | jq .counts']);
 }

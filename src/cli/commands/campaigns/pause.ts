@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign, transition } from './common.js';
 
 export interface CampaignsPauseOptions {
@@ -23,5 +23,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried pause safe')
     .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => run(ctx, { ...flags, id })));
   formatOptions(pause, FIELDS.campaign);
+  describeArguments(pause, { id: ARGS.campaignId });
   examples(pause, ['msgctl campaigns pause "$ID"']);
 }

@@ -2,8 +2,8 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
-import { printCampaign, transition } from './common.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
+import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 
 export interface CampaignsStopOptions {
   id: string;
@@ -15,7 +15,17 @@ export async function run(ctx: Context, opts: CampaignsStopOptions): Promise<voi
   const { campaignPath } = await import('../../campaigns/input.js');
   campaignPath(opts.id);
   const { confirmDestructive } = await import('../../util/confirm.js');
-  await confirmDestructive(ctx, `Stop campaign ${opts.id}? Recipients not yet sent are cancelled and it cannot be started again.`, opts.yes);
+  await confirmDestructive(ctx, {
+    yes: opts.yes,
+    action: `Stop campaign ${opts.id}`,
+    question: async () => {
+      const campaign = await fetchCampaign(ctx, opts.id);
+      return (
+        `Stop campaign ${campaignLabel(campaign)}? ${recipientCount(campaign.counts.pending)} not yet sent will be cancelled` +
+        ` (${campaign.counts.sent} already sent), and it cannot be started again.`
+      );
+    },
+  });
   const campaign = await transition(ctx, opts.id, 'stop', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
   ctx.out.info(`Campaign ${campaign.id} is stopped; ${campaign.counts.skipped} recipients were skipped or cancelled.`);
@@ -29,5 +39,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried stop safe')
     .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
   formatOptions(stop, FIELDS.campaign);
+  describeArguments(stop, { id: ARGS.campaignId });
   examples(stop, ['msgctl campaigns stop "$ID"', 'msgctl campaigns stop "$ID" --yes   # in scripts']);
 }

@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { setArchived } from './common.js';
 
 export interface CampaignsUnarchiveOptions {
@@ -19,5 +19,6 @@ export function register(campaigns: Command, act: Act): void {
     .description('Bring an archived campaign back into `campaigns list`')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(cmd, FIELDS.campaign);
+  describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns unarchive "$ID"']);
 }

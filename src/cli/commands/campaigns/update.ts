@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
 
 export interface CampaignsUpdateOptions extends EditFlags {
@@ -31,5 +31,6 @@ export function register(campaigns: Command, act: Act): void {
     .option('--interval <seconds>', 'new seconds between two messages', nonNegativeNumber)
     .action(act((ctx, id: string, flags: EditFlags) => run(ctx, { ...flags, id })));
   formatOptions(update, FIELDS.campaign);
+  describeArguments(update, { id: ARGS.campaignId });
   examples(update, ['msgctl campaigns update "$ID" --interval 5', 'msgctl campaigns update "$ID" --body-file corrected.txt   # draft or paused']);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 
 /** Shortest poll the CLI allows, so a typo cannot hammer the service. */
 const MIN_POLL_SECONDS = 0.05;
@@ -37,6 +37,7 @@ export function register(campaigns: Command, act: Act): void {
         '  130  Ctrl-C: watching ended, the campaign keeps running\n  other codes as for every command (4 not found, 8 unavailable…)',
     )
     .action(act((ctx, id: string, flags: { poll: number }) => run(ctx, { ...flags, id })));
+  describeArguments(watch, { id: ARGS.campaignId });
   examples(watch, [
     'msgctl campaigns watch "$ID"',
     'msgctl campaigns watch "$ID" --json | jq -c .counts   # one line per change',

@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 
 export interface ConversationsGetOptions {
   id: string;
@@ -19,5 +19,6 @@ export function register(conversations: Command, act: Act): void {
     .description('Show one patient conversation with its unread count (GET /patient-conversations/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(get, FIELDS.conversation);
+  describeArguments(get, { id: ARGS.conversationId });
   examples(get, ['msgctl conversations get "$CONVERSATION_ID"', 'msgctl conversations get "$CONVERSATION_ID" --json | jq .unread_count']);
 }

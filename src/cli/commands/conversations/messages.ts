@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsMessagesOptions extends ListFlags {
@@ -25,6 +25,7 @@ export function register(conversations: Command, act: Act): void {
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
     .action(act((ctx, conversationId: string, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
   formatOptions(convMessages, FIELDS.conversationMessage);
+  describeArguments(convMessages, { 'conversation-id': ARGS.conversationId });
   examples(convMessages, [
     'msgctl conversations messages 0b7c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3',
     'msgctl conversations messages "$CONV" --all --json | jq -r .body',

@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Participant } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ParticipantsAddOptions {
@@ -35,5 +35,6 @@ export function register(participants: Command, act: Act): void {
       act((ctx, conversationId: string, flags: { user: string; idempotencyKey?: string }) => run(ctx, { ...flags, conversationId })),
     );
   formatOptions(add, FIELDS.participant);
+  describeArguments(add, { 'conversation-id': ARGS.conversationId });
   examples(add, ['msgctl conversations participants add "$CONV" --user "$USER_ID"']);
 }

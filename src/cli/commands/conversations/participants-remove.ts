@@ -1,7 +1,7 @@
 /** `msgctl conversations participants remove <conversation-id> --user <id>` (DELETE …/participants/{user}). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ParticipantsRemoveOptions {
@@ -21,5 +21,6 @@ export function register(participants: Command, act: Act): void {
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
     .requiredOption('--user <user-id>', 'the participant to remove', uuidArg('user id'))
     .action(act((ctx, conversationId: string, flags: { user: string }) => run(ctx, { ...flags, conversationId })));
+  describeArguments(remove, { 'conversation-id': ARGS.conversationId });
   examples(remove, ['msgctl conversations participants remove "$CONV" --user "$USER_ID"']);
 }

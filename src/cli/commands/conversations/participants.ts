@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 
 export interface ConversationsParticipantsOptions extends ListFlags {
@@ -30,6 +30,7 @@ export function register(conversations: Command, act: Act): Command {
     .addOption(wideOption())
     .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
   formatOptions(participants, FIELDS.participant);
+  describeArguments(participants, { 'conversation-id': ARGS.conversationId });
   examples(participants, [
     'msgctl conversations participants "$CONV"',
     'msgctl conversations participants add "$CONV" --user "$USER_ID"',

@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Export } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { choices, examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, choices, examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 
@@ -42,6 +42,7 @@ export function register(exportsCmd: Command, act: Act): void {
       act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => run(ctx, { ...flags, conversationId })),
     );
   formatOptions(create, FIELDS.export);
+  describeArguments(create, { 'conversation-id': ARGS.conversationId });
   examples(create, [
     'msgctl exports create "$CONV" --wait',
     'msgctl exports create "$CONV" --format csv --wait --json | jq -r .id',

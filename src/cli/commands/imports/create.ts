@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { LIMITS } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import type { CreateFlags } from '../../imports/create.js';
-import { collect, examples, positiveInt, type Act } from '../kit.js';
+import { describeArguments, collect, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
 
 export interface ImportsCreateOptions extends CreateFlags {
   file: string;
@@ -23,10 +23,12 @@ export function register(imports: Command, act: Act): void {
     .option('--all-rows', 'on a terminal too, print every row\'s outcome, not only the rows that need attention')
     .option('--map <column=field>', 'use a column for a field (first_name, last_name, date_of_birth, phone, email, mrn, or ignore); repeatable', collect)
     .option('--region <code>', 'region for phone numbers without a country code (default: profile\'s, else US)')
-    .option('--day-first', 'read numeric dates such as 03/02/1969 as day/month/year')
+    .addOption(dayFirstOption())
+    .addOption(monthFirstOption())
     .option('--chunk-size <n>', `rows per import, at most ${LIMITS.importMaxRows}`, positiveInt)
     .option('--idempotency-key <uuid>', 'derive the uploads\' keys from this instead of the file\'s content')
     .action(act((ctx, file: string, flags: CreateFlags) => run(ctx, { ...flags, file })));
+  describeArguments(create, { file: 'the CSV file (UTF-8 or UTF-16; `,` `;` or tab; a header line)' });
   examples(create, [
     'msgctl imports create roster.csv --dry-run',
     'msgctl imports create roster.csv --wait',

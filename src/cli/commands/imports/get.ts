@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 
 export interface ImportsGetOptions {
   id: string;
@@ -21,5 +21,6 @@ export function register(imports: Command, act: Act): void {
     .option('--wait', 'follow the import until it has finished')
     .action(act((ctx, id: string, flags: { wait?: boolean }) => run(ctx, { ...flags, id })));
   formatOptions(get, FIELDS.import);
+  describeArguments(get, { id: ARGS.importId });
   examples(get, ['msgctl imports get imp_3f0c2a4e8b1d4c369a512d0c', 'msgctl imports get "$ID" --wait --json | jq -c ".results[]"']);
 }

@@ -24,7 +24,7 @@ export function registerLogin(program: Command, act: Act): void {
     .option('--client-id <id>', 'OAuth app client id (env MSGCTL_CLIENT_ID, else the profile\'s client_id)')
     .option('--scopes <scopes>', 'space-separated scopes to ask for (default: every messages/patients scope + offline_access)')
     .option('--port <n>', 'port for the local callback on 127.0.0.1 (default: any free port; fix it to forward it with ssh -L)', portNumber)
-    .option('--no-browser', 'print the sign-in URL instead of opening a browser (SSH, containers); then paste the URL the browser ended on, or let the callback arrive')
+    .option('--no-browser', 'print the sign-in URL instead of opening a browser (automatic over SSH or without a display); then paste the URL the browser ended on, or let the callback arrive')
     .option('--insecure-storage', 'store the tokens in a file readable only by you (0600) instead of the OS keychain')
     .action(act((ctx, flags: LoginOptions) => run(ctx, flags)));
   examples(login, [

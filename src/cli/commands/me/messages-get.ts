@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { MESSAGE_COLUMNS } from './common.js';
 
 export interface MeMessagesGetOptions {
@@ -22,5 +22,6 @@ export function register(messages: Command, act: Act): void {
     .description('One message from your conversations (GET /me/messages/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(get, FIELDS.message);
+  describeArguments(get, { id: 'message id (a UUID: `msgctl me messages` shows them)' });
   examples(get, ['msgctl me messages get 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10']);
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { cell } from '../../output/terminal-text.js';
-import { examples, type Act } from '../kit.js';
+import { describeArguments, examples, type Act } from '../kit.js';
 import { readBody } from './common.js';
 
 export interface MeSendOptions {
@@ -38,6 +38,7 @@ export function register(me: Command, act: Act): void {
         run(ctx, { ...flags, conversationId, body }),
       ),
     );
+  describeArguments(send, { 'conversation-id': 'conversation id (a UUID: `msgctl me messages --group-by conversation` shows them)', body: 'the message; `-` or omitted: read from stdin' });
   examples(send, [
     'msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 "Running 10 minutes late"',
     'echo "Lab results are in" | msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 -',

@@ -2,7 +2,7 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 
 export interface MessagesGetOptions {
   id: string;
@@ -19,5 +19,6 @@ export function register(messages: Command, act: Act): void {
     .description('Show one message with its delivery status (GET /patient-messages/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(get, FIELDS.message);
+  describeArguments(get, { id: ARGS.messageId });
   examples(get, ['msgctl messages get "$MESSAGE_ID"', 'msgctl messages get "$MESSAGE_ID" --json | jq .delivery']);
 }

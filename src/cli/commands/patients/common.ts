@@ -30,6 +30,8 @@ export interface PatientFlags {
   email?: string;
   mrn?: string;
   region?: string;
+  dayFirst?: boolean;
+  monthFirst?: boolean;
   clearDob?: boolean;
   clearPhone?: boolean;
   clearEmail?: boolean;
@@ -42,16 +44,18 @@ export async function patientInputFromFlags(ctx: Context, flags: PatientFlags): 
   if (flags.firstName !== undefined) input.first_name = requireText(flags.firstName, '--first-name');
   if (flags.lastName !== undefined) input.last_name = requireText(flags.lastName, '--last-name');
   if (flags.dob !== undefined) {
-    const { normalizeDate } = await import('../../util/dates.js');
-    const r = normalizeDate(flags.dob, { notInFuture: true });
-    if (!r.ok) throw new UsageError(`--dob "${flags.dob}": ${r.reason}`);
+    const [{ normalizeDate }, { resolveDateOrder, DATE_ORDER_HINTS }] = await Promise.all([import('../../util/dates.js'), import('../../util/date-order.js')]);
+    const r = normalizeDate(flags.dob, { notInFuture: true, order: resolveDateOrder(flags, await ctx.profile()) });
+    if (!r.ok) throw new UsageError(`--dob "${flags.dob}": ${r.reason}`, r.ambiguous ? [...DATE_ORDER_HINTS] : []);
     input.date_of_birth = r.date;
+  } else if (flags.dayFirst && flags.monthFirst) {
+    throw new UsageError('--day-first and --month-first contradict each other: give one.');
   }
   if (flags.phone !== undefined) {
-    const { normalizePhone } = await import('../../util/phone.js');
+    const { normalizePhone, regionHint } = await import('../../util/phone.js');
     const region = await ctx.region(flags.region);
     const r = normalizePhone(flags.phone, region);
-    if (!r.ok) throw new UsageError(`--phone "${flags.phone}": ${r.reason}`);
+    if (!r.ok) throw new UsageError(`--phone "${flags.phone}": ${r.reason}`, regionHint(flags.phone, region));
     input.phone = r.e164;
   }
   if (flags.email !== undefined) {

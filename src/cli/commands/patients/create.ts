@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { dayFirstOption, examples, monthFirstOption, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, type PatientFlags } from './common.js';
 
 export interface PatientsCreateOptions extends PatientFlags {
@@ -30,7 +30,9 @@ export function register(patients: Command, act: Act): void {
     .requiredOption('--last-name <name>', 'family name')
     .option('--phone <phone>', 'mobile number in any common format (stored as E.164)')
     .option('--email <email>', 'email address')
-    .option('--dob <date>', 'date of birth, YYYY-MM-DD (or MM/DD/YYYY)')
+    .option('--dob <date>', 'date of birth, YYYY-MM-DD (or 03/02/1969 with --day-first or --month-first)')
+    .addOption(dayFirstOption())
+    .addOption(monthFirstOption())
     .option('--mrn <mrn>', 'the patient\'s ID in your system (matched first)')
     .option('--region <code>', 'region for phone numbers without a country code')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried create safe')

@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientPath } from './common.js';
 
 export interface PatientsGetOptions {
@@ -21,5 +21,6 @@ export function register(patients: Command, act: Act): void {
     .description('Show one patient (GET /patients/{id})')
     .action(act((ctx, id: string) => run(ctx, { id })));
   formatOptions(get, FIELDS.patient);
+  describeArguments(get, { id: ARGS.patientId });
   examples(get, ['msgctl patients get 3f0c2a4e-…', 'msgctl patients get "$ID" --json | jq .phone']);
 }

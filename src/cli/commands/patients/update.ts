@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Act, formatOptions } from '../kit.js';
+import { ARGS, describeArguments, dayFirstOption, examples, monthFirstOption, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, patientPath, type PatientFlags } from './common.js';
 
 export interface PatientsUpdateOptions extends PatientFlags {
@@ -29,12 +29,15 @@ export function register(patients: Command, act: Act): void {
     .option('--clear-phone', 'remove the phone number')
     .option('--email <email>', 'new email address')
     .option('--clear-email', 'remove the email address')
-    .option('--dob <date>', 'new date of birth')
+    .option('--dob <date>', 'new date of birth, YYYY-MM-DD (or numeric with --day-first or --month-first)')
     .option('--clear-dob', 'remove the date of birth')
+    .addOption(dayFirstOption())
+    .addOption(monthFirstOption())
     .option('--mrn <mrn>', 'new MRN')
     .option('--clear-mrn', 'remove the MRN')
     .option('--region <code>', 'region for phone numbers without a country code')
     .action(act((ctx, id: string, flags: PatientFlags) => run(ctx, { ...flags, id })));
   formatOptions(update, FIELDS.patient);
+  describeArguments(update, { id: ARGS.patientId });
   examples(update, ['msgctl patients update "$ID" --phone "+1 555 555 0199"', 'msgctl patients update "$ID" --clear-email']);
 }

@@ -2,8 +2,11 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
+import { UsageError } from '../../errors.js';
 import type { SandboxFlags } from './run.js';
 import type { Context } from '../../context.js';
+import * as reply from './reply.js';
+import { registerSandboxFaults } from './faults/index.js';
 
 
 function wholeNumber(value: string): number {
@@ -19,6 +22,13 @@ function portNumber(value: string): number {
 }
 
 export type SandboxOptions = SandboxFlags;
+
+/** The options msgctl itself takes (--json, --profile…), as a command's help shows them inherited. */
+function rootOptionsOnly(cmd: Command) {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root === cmd ? [] : root.options.filter((option) => !option.hidden);
+}
 
 /** Runs the sandbox until Ctrl-C; the work is in run.ts (loaded only now), the server in src/sandbox. */
 export async function run(ctx: Context, opts: SandboxOptions): Promise<number> {
@@ -43,5 +53,21 @@ export function registerSandbox(program: Command, act: Act): void {
     'msgctl sandbox --write-profile',
     'msgctl sandbox --port 0 --json            # prints {"base_url":…,"api_key":…} on one line',
     'msgctl sandbox --data ./sandbox.db --chaos "503=0.2,reset=0.05" --time-scale 0.01',
+    'msgctl sandbox reply --from "(555) 555-0123" "Thanks!"   # in another terminal, against the running one',
   ]);
+  // Subcommands drive a sandbox that is already running (found through the "sandbox" profile or --base-url).
+  // The server's own flags (--port, --data…) are not theirs: commander would read them anywhere on the
+  // line and drop them, so a subcommand given one refuses it, and its help lists only msgctl's own.
+  sandbox.configureHelp({ ...sandbox.configureHelp(), visibleGlobalOptions: rootOptionsOnly });
+  sandbox.hook('preAction', (server, action) => {
+    if (action === server) return;
+    const given = server.options.filter((option) => server.getOptionValueSource(option.attributeName()) === 'cli');
+    if (given.length) {
+      throw new UsageError(`${given.map((o) => o.long).join(', ')} ${given.length === 1 ? 'is an option' : 'are options'} of \`msgctl sandbox\` (starting one), not of \`${action.name()}\`.`, [
+        `Run \`msgctl sandbox ${action.parent === server ? '' : `${action.parent?.name()} `}${action.name()} --help\` for what it takes.`,
+      ]);
+    }
+  });
+  reply.register(sandbox, act);
+  registerSandboxFaults(sandbox, act);
 }

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cell } from '../../output/terminal-text.js';
 import type { SendFlags } from '../../send/flags.js';
-import { choices, examples, positiveInt, type Act } from '../kit.js';
+import { describeArguments, choices, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
 
 /** The flags, plus BODY: the text, `-` for stdin, or undefined (stdin when piped). */
 export interface SendOptions extends SendFlags {
@@ -41,6 +41,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   const requestBuilder = import('../../send/build-request.js');
   const body = await readMessageBody(ctx, opts.body, opts.bodyFile);
   const [profile, { assertSendRequest }] = await Promise.all([ctx.profile(), requestBuilder]);
+  const dateOrder = opts.dob === undefined ? undefined : (await import('../../util/date-order.js')).resolveDateOrder(opts, profile);
   const request = assertSendRequest({
     to: opts.to,
     body,
@@ -50,6 +51,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     firstName: opts.firstName,
     lastName: opts.lastName,
     dob: opts.dob,
+    dateOrder,
     email: opts.email,
     mrn: opts.mrn,
   });
@@ -103,7 +105,9 @@ export function registerSend(program: Command, act: Act): void {
     .option('--region <code>', 'region for numbers without a country code (default US)')
     .option('--first-name <name>', 'given name, if the phone number creates a new patient')
     .option('--last-name <name>', 'family name, if the phone number creates a new patient')
-    .option('--dob <date>', 'date of birth, if the phone number creates a new patient')
+    .option('--dob <date>', 'date of birth, if the phone number creates a new patient (YYYY-MM-DD, or numeric with --day-first/--month-first)')
+    .addOption(dayFirstOption())
+    .addOption(monthFirstOption())
     .option('--email <email>', 'email, if the phone number creates a new patient')
     .option('--mrn <mrn>', 'MRN, if the phone number creates a new patient (also resolves ambiguous numbers)')
     .option('--idempotency-key <uuid>', 'make a retried send safe: the service replays the first result for 24 h')
@@ -116,6 +120,7 @@ export function registerSend(program: Command, act: Act): void {
     .option('--journal <file>', 'batch: journal of row outcomes, so a re-run sends only what is left')
     .option('--strict', 'batch: stop before sending anything if any row is invalid')
     .action(act((ctx, body: string | undefined, flags: SendFlags) => run(ctx, { ...flags, body })));
+  describeArguments(send, { body: 'the message; `-` or omitted: read from stdin (or --body-file)' });
   examples(send, [
     'msgctl send --to "(555) 555-0123" "Your results are ready"',
     'msgctl send --to 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10 --channel sms --body-file note.txt',

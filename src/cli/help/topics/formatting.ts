@@ -1,5 +1,7 @@
-/** `msgctl help formatting`: how output is shaped for people and for scripts (issue 28). Plain text, at most 80 columns. */
-export const formatting = {
+/** `msgctl help formatting`: how output is shaped for people and for scripts. Plain text, at most 80 columns. */
+import type { HelpTopic } from '../topic.js';
+
+export const topic: HelpTopic = {
   name: 'formatting',
   summary: 'Output for people and scripts: --json FIELDS, --jq, --template, -o, tables, times, colour, pager',
   text: `Output for scripts

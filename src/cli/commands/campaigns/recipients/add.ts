@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { collect, examples, type Act } from '../../kit.js';
+import { ARGS, describeArguments, collect, examples, type Act } from '../../kit.js';
 
 export interface RecipientsAddOptions {
   id: string;
@@ -27,6 +27,7 @@ export function register(recipients: Command, act: Act): void {
     .option('--csv <file>', 'CSV with a patient_id, mrn or phone column (one patient per row, sent in file order)')
     .option('--region <code>', 'region for CSV phone numbers without a country code (default: profile, else US)')
     .action(act((ctx, id: string, flags: Omit<RecipientsAddOptions, 'id'>) => run(ctx, { ...flags, id })));
+  describeArguments(add, { id: ARGS.campaignId });
   examples(add, [
     'msgctl campaigns recipients add "$ID" --patient 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10 --patient 7d9f…',
     'msgctl campaigns recipients add "$ID" --csv recall-list.csv   # columns: patient_id, or mrn, or phone',

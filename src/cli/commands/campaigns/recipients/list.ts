@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Campaign, CampaignRecipient } from '../../../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
 import type { Context } from '../../../context.js';
-import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../../kit.js';
+import { ARGS, describeArguments, allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../../kit.js';
 
 export interface RecipientsListOptions extends ListFlags {
   id: string;
@@ -34,6 +34,7 @@ export function register(recipients: Command, act: Act): void {
     .addOption(wideOption())
     .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
   formatOptions(list, FIELDS.recipient);
+  describeArguments(list, { id: ARGS.campaignId });
   examples(list, [
     'msgctl campaigns recipients list "$ID" --all',
     'msgctl campaigns recipients list "$ID" --status skipped --all --json | jq -r .error.code',

@@ -1,7 +1,7 @@
 /** `msgctl campaigns recipients remove <id>`: pending recipients only; exit 10 if some could not be removed. */
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { collect, examples, type Act } from '../../kit.js';
+import { ARGS, describeArguments, collect, examples, type Act } from '../../kit.js';
 
 export interface RecipientsRemoveOptions {
   id: string;
@@ -19,5 +19,6 @@ export function register(recipients: Command, act: Act): void {
     .description('Remove pending recipients from a draft or paused campaign; exit 10 if some could not be removed')
     .requiredOption('--patient <id>', 'patient id to remove (repeatable)', collect)
     .action(act((ctx, id: string, flags: { patient: string[] }) => run(ctx, { ...flags, id })));
+  describeArguments(remove, { id: ARGS.campaignId });
   examples(remove, ['msgctl campaigns recipients remove "$ID" --patient 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10']);
 }

@@ -2,7 +2,7 @@
  * Who is calling: an organization API key (K) or an org admin's OAuth token (O).
  */
 import type { SandboxContext } from '../context.js';
-import { accessTokens, oauthClients } from '../domain/access-tokens.js';
+import { accessTokens, oauthClients } from './access-tokens.js';
 
 export interface Principal {
   kind: 'api_key' | 'oauth';

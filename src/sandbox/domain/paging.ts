@@ -1,5 +1,5 @@
 /**
- * Opaque cursors (api-spec §4.12): the position after the last record served
+ * Pages and opaque cursors (api-spec §4.12): the position after the last record served
  * (its ordering key and id), plus when the cursor was made and which list it
  * belongs to, base64url-encoded and signed (HMAC-SHA256 with a key of this
  * sandbox world), so neither the position nor the 24-hour expiry can be
@@ -9,8 +9,18 @@
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { LIMITS } from '../../contract/api.js';
 import type { SandboxContext } from '../context.js';
-import { problems } from './problem.js';
-import { queryParam, type ApiRequest } from './route.js';
+import { problems } from '../problem.js';
+
+/**
+ * What a list request asks for, read from `page[limit]` and `page[after]` by the
+ * HTTP layer (route.ts): the domain pages lists without knowing query strings.
+ */
+export interface PageRequest {
+  /** 1..100 (§4.12), default 50. */
+  limit: number;
+  /** The previous page's next_cursor, or null for the first page. */
+  after: string | null;
+}
 
 export interface CursorPosition {
   /** Which list (route + filters) the cursor was made for. */
@@ -59,24 +69,13 @@ export function readSignedCursor(sb: SandboxContext, raw: string): (CursorPositi
 export function decodeCursor(sb: SandboxContext, raw: string, list: string): CursorPosition {
   const parsed = readSignedCursor(sb, raw);
   if (!parsed) throw problems.invalidRequest('page[after] is not a valid cursor (cursors cannot be edited; use next_cursor as given).');
-  if (!parsed || typeof parsed !== 'object' || typeof parsed.t !== 'number' || parsed.list !== list) {
+  if (typeof parsed !== 'object' || typeof parsed.t !== 'number' || parsed.list !== list) {
     throw problems.invalidRequest('page[after] is not a cursor for this list (the filters must stay the same).');
   }
   if (sb.clock.now() - parsed.t > LIMITS.cursorLifetimeMs) {
     throw problems.invalidRequest('page[after] has expired (cursors are valid for 24 hours); start again from the first page.');
   }
   return parsed;
-}
-
-/** page[limit] per §4.12: default 50, 1..100, anything else is a 400. */
-export function pageLimit(req: ApiRequest): number {
-  const raw = queryParam(req, 'page[limit]');
-  if (raw === undefined || raw === '') return req.raw.sandboxPageCap ? Math.min(LIMITS.pageDefault, req.raw.sandboxPageCap) : LIMITS.pageDefault;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > LIMITS.pageMax) {
-    throw problems.invalidRequest(`page[limit] must be a whole number from 1 to ${LIMITS.pageMax} (got "${raw}").`);
-  }
-  return req.raw.sandboxPageCap ? Math.min(n, req.raw.sandboxPageCap) : n;
 }
 
 /**
@@ -86,7 +85,7 @@ export function pageLimit(req: ApiRequest): number {
  */
 export function pageOf<T extends { id: string }, V>(
   sb: SandboxContext,
-  req: ApiRequest,
+  page: PageRequest,
   list: string,
   /** The rows in order, or a function giving the rows after a cursor's position (a SQL range). */
   sorted: Iterable<T> | ((after: { key: number | string; id: string } | null) => Iterable<T>),
@@ -94,9 +93,8 @@ export function pageOf<T extends { id: string }, V>(
   view: (row: T) => V,
   direction: 'asc' | 'desc' = 'asc',
 ) {
-  const limit = pageLimit(req);
-  const after = queryParam(req, 'page[after]');
-  const cursor = after ? decodeCursor(sb, after, list) : null;
+  const limit = page.limit;
+  const cursor = page.after ? decodeCursor(sb, page.after, list) : null;
   const data: V[] = [];
   let last: T | null = null;
   let hasMore = false;

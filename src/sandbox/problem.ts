@@ -1,18 +1,22 @@
 /**
- * Problems (RFC 9457, api-spec §7). Domain code throws ProblemError; the app's
- * error handler renders it with the request id. `type` links to the docs page
- * describing the code.
+ * Problems (RFC 9457, api-spec §7): the service's errors, which every layer
+ * may throw (the domain included: it knows the spec's codes and statuses, not
+ * HTTP). The HTTP layer's error handler renders them with the request id.
+ * `type` links to the docs page describing the code.
  */
-import type { FieldError, Problem } from '../../contract/api.js';
+import type { FieldError, Problem } from '../contract/api.js';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone',
-  413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 431: 'Request Header Fields Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+/** The error statuses of api-spec §7.2, and no others: a client written from the spec branches on these. */
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
+
+const TITLES: Record<ProblemStatus, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
 export class ProblemError extends Error {
   constructor(
-    readonly status: number,
+    readonly status: ProblemStatus,
     readonly code: string,
     readonly detail?: string,
     readonly fieldErrors: FieldError[] = [],
@@ -26,7 +30,7 @@ export class ProblemError extends Error {
   toBody(requestId: string): Problem {
     return {
       type: `https://docs.msgctl.dev/errors#${this.code}`,
-      title: TITLES[this.status] ?? 'Error',
+      title: TITLES[this.status],
       status: this.status,
       code: this.code,
       ...(this.detail ? { detail: this.detail } : {}),
@@ -39,6 +43,12 @@ export class ProblemError extends Error {
 
 export const problems = {
   invalidRequest: (detail: string) => new ProblemError(400, 'invalid_request', detail),
+  /**
+   * A query or path parameter that is unknown, repeated or malformed: 400 naming it in
+   * `detail`, in `parameter` and in `field_errors` (docs/sandbox.md says why a 400 has them).
+   */
+  badParameter: (name: string, detail: string, fieldErrors?: FieldError[]) =>
+    new ProblemError(400, 'invalid_request', detail, fieldErrors ?? [{ path: name, code: 'invalid', message: detail }], { parameter: name }),
   notFound: (what = 'Resource') => new ProblemError(404, 'not_found', `${what} not found.`),
   validation: (fieldErrors: FieldError[], detail = 'The request failed validation.') =>
     new ProblemError(422, 'validation_failed', detail, fieldErrors),

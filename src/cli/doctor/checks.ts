@@ -1,0 +1,209 @@
+/**
+ * The checks of `msgctl doctor` (docs/scripting.md, "msgctl doctor"): what
+ * newcomers and scheduled jobs trip on. Each is bounded: a keychain call by its
+ * deadline, a child process and each request by a timeout, so the doctor
+ * itself never hangs where msgctl would.
+ */
+import { join } from 'node:path';
+import type { Context } from '../context.js';
+import type { CheckResult } from './check.js';
+
+const { statSync } = process.getBuiltinModule('node:fs');
+
+/** Requests of the doctor wait at most this long (or --timeout, if shorter). */
+const REQUEST_TIMEOUT_MS = 5_000;
+/** Beyond this, tokens look expired or not yet valid to one side: broken. */
+const SKEW_FAIL_S = 300;
+const SKEW_WARN_S = 60;
+
+export function nodeCheck(): CheckResult {
+  const major = Number(process.versions.node.split('.')[0]);
+  const tested = major === 22 || major === 24;
+  return {
+    check: 'node',
+    status: tested ? 'ok' : 'warn',
+    detail: `Node ${process.version} at ${process.execPath}${tested ? '' : ' (works, but msgctl is tested on the 22 and 24 LTS lines)'}`,
+    fix: tested ? undefined : 'install Node 24 (docs/getting-started.md, "Install")',
+  };
+}
+
+/**
+ * The OS keychain, probed with a read of an entry nobody has (no dialog), under
+ * the same deadline as every keychain call. Unusable is a failure only when the
+ * profile's credential lives there; a file fallback is checked for its mode.
+ */
+export async function keychainCheck(ctx: Context): Promise<CheckResult> {
+  const profile = await ctx.profile();
+  const storage = profile?.credential?.storage;
+  if (storage === 'file') {
+    const { insecureCredentialsFile } = await import('../config/paths.js');
+    const path = insecureCredentialsFile(ctx.env);
+    const owned = ownedPrivately(path, 0o077);
+    return owned === true
+      ? { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, readable only by you)` }
+      : { check: 'keychain', status: 'fail', detail: `the credential file ${path} ${owned}`, fix: `chmod 600 ${path} (and make it yours), or store the credential again with msgctl auth set-key` };
+  }
+  const [{ openSecretStore }, { SecretStoreUnavailableError }] = await Promise.all([import('../auth/secret-store.js'), import('../auth/keychain-store.js')]);
+  const store = openSecretStore('keychain', ctx.env, { timeoutMs: 3_000, terminal: false });
+  try {
+    await store.get('__msgctl-doctor__');
+    return { check: 'keychain', status: 'ok', detail: `${store.describe()} answers${storage === 'keychain' ? ' (the credential is stored there)' : ''}` };
+  } catch (err) {
+    if (!(err instanceof SecretStoreUnavailableError)) throw err;
+    const fix = 'for cron and scripts set MSGCTL_API_KEY, or store the credential with --insecure-storage (a file readable only by you)';
+    return { check: 'keychain', status: storage === 'keychain' ? 'fail' : 'warn', detail: `no usable OS keychain: ${err.reason}`, fix };
+  }
+}
+
+interface Reachability {
+  result: CheckResult;
+  /** The service's Date header and the local time in the middle of the request. */
+  clock?: { service: number; local: number };
+}
+
+/**
+ * The base URL answers at all, through the proxy and CAs configured: one
+ * request without a credential (any HTTP status means reachable). Its Date
+ * header gives the clock check.
+ */
+export async function networkCheck(ctx: Context): Promise<Reachability> {
+  const check = 'network';
+  const configured = await ctx.configuredBaseUrl();
+  if (!configured) return { result: { check, status: 'fail', detail: 'no base URL is configured', fix: 'msgctl config set base_url https://…/v1, --base-url, or MSGCTL_BASE_URL (for the sandbox: msgctl sandbox --write-profile)' } };
+  const [{ checkBaseUrl, proxyFor }, transport] = await Promise.all([import('../api/transport.js'), ctx.services.transport()]);
+  let base: URL;
+  try {
+    base = checkBaseUrl(configured, true);
+  } catch (err) {
+    return { result: { check, status: 'fail', detail: (err as Error).message, fix: 'msgctl config set base_url https://…/v1' } };
+  }
+  const url = new URL('organization', base);
+  const proxy = proxyFor(url, ctx.env);
+  const route = proxy ? `through the proxy ${shown(proxy)}` : 'directly';
+  const started = Date.now();
+  try {
+    const response = await transport.request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.min(REQUEST_TIMEOUT_MS, ctx.opts.timeout * 1000))]),
+    });
+    response.body.resume();
+    const local = (started + Date.now()) / 2;
+    const date = Date.parse(String(response.headers.date ?? ''));
+    return {
+      result: { check, status: 'ok', detail: `${shown(base.href)} answers (HTTP ${response.status}) ${route}` },
+      clock: Number.isNaN(date) ? undefined : { service: date, local },
+    };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).name;
+    return { result: { check, status: 'fail', detail: `${shown(base.href)} cannot be reached ${route}: ${code} ${(err as Error).message}`.trim(), fix: networkFix(code, base, proxy) } };
+  }
+}
+
+function networkFix(code: string, base: URL, proxy: string | null): string {
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
+    return 'the TLS certificate is not trusted: if a clinic proxy inspects TLS, point NODE_EXTRA_CA_CERTS at its CA certificate (a PEM file)';
+  }
+  if (code === 'ECONNREFUSED' && /^(127\.|localhost$|\[::1\]$)/.test(base.hostname)) return 'nothing listens there: start the sandbox (msgctl sandbox --write-profile)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the name ${base.hostname} does not resolve: check the base URL (msgctl config get base_url) and DNS`;
+  if (code === 'TimeoutError' || code === 'ETIMEDOUT') return proxy ? 'no answer in time: check the proxy (HTTPS_PROXY, NO_PROXY)' : 'no answer in time: a firewall may need HTTPS_PROXY';
+  return 'check the base URL, the network and the proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)';
+}
+
+export function clockCheck(clock: Reachability['clock']): CheckResult {
+  if (!clock) return { check: 'clock', status: 'skip', detail: 'the service sent no Date header to compare with' };
+  // The Date header has whole seconds.
+  const skew = Math.round((clock.local - clock.service) / 1000);
+  const detail = skew === 0 ? 'this machine agrees with the service to the second' : `this machine is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service`;
+  const status = Math.abs(skew) > SKEW_FAIL_S ? 'fail' : Math.abs(skew) > SKEW_WARN_S ? 'warn' : 'ok';
+  return { check: 'clock', status, detail, fix: status === 'ok' ? undefined : 'turn on network time (timedatectl set-ntp true; on macOS and Windows, "set time automatically")' };
+}
+
+/**
+ * The credential's source and whether the service takes it. Names the source
+ * (MSGCTL_API_KEY, the keychain, the file), and the way out that can work for it.
+ */
+export async function credentialCheck(ctx: Context): Promise<CheckResult> {
+  const check = 'credential';
+  const resolved = await ctx.credential().catch((err: Error) => err);
+  if (resolved instanceof Error) return { check, status: 'fail', detail: resolved.message, fix: 'set MSGCTL_API_KEY, or store the credential again with --insecure-storage' };
+  const name = await ctx.profileName();
+  if (!resolved) {
+    const { otherProfilesHint } = await import('../config/unknown-profile.js');
+    const others = otherProfilesHint(name, await ctx.config());
+    return { check, status: 'fail', detail: `profile "${name}" has no credential`, fix: [...others, 'msgctl auth set-key, msgctl login, or MSGCTL_API_KEY'].join(' ') };
+  }
+  const what = resolved.credential.kind === 'oauth' ? 'OAuth access token' : 'API key';
+  const from = resolved.source.startsWith('env:') ? resolved.source.slice(4) : resolved.source === 'file' ? 'the credentials file' : 'the OS keychain';
+  if (!(await ctx.configuredBaseUrl())) return { check, status: 'skip', detail: `${what} from ${from}: not checked, no base URL is configured` };
+  ctx.opts.retries = 0;
+  ctx.opts.timeout = Math.min(ctx.opts.timeout, REQUEST_TIMEOUT_MS / 1000);
+  const [client, { ApiError, NetworkError }] = await Promise.all([ctx.client(), import('../api/errors.js')]);
+  try {
+    if (resolved.credential.kind === 'oauth') {
+      const me = await client.get<{ user: { name: string }; organization: { name: string } }>('/me', undefined, ctx.signal);
+      return { check, status: 'ok', detail: `${what} from ${from} works: ${me.user.name}, ${me.organization.name}` };
+    }
+    const org = await client.get<{ name: string }>('/organization', undefined, ctx.signal);
+    return { check, status: 'ok', detail: `${what} from ${from} works: ${org.name}` };
+  } catch (err) {
+    if (err instanceof NetworkError) return { check, status: 'skip', detail: `${what} from ${from}: not checked, the service cannot be reached` };
+    if (!(err instanceof ApiError)) throw err;
+    const variable = resolved.source.startsWith('env:') ? resolved.source.slice(4) : null;
+    const fix = variable
+      ? `fix or unset ${variable}: it overrides the credential stored for profile "${name}", so auth set-key or login would not change what is sent`
+      : resolved.credential.kind === 'oauth'
+        ? 'log in again: msgctl login'
+        : 'store a working key: msgctl auth set-key';
+    return { check, status: 'fail', detail: `${what} from ${from} was refused (HTTP ${err.status} ${err.code})`, fix };
+  }
+}
+
+/**
+ * The config folder (config.json, credentials) and the state folder (batch
+ * journals) must be the user's own and writable by nobody else: whoever can
+ * write there can change where messages go or which rows count as sent.
+ */
+export async function foldersCheck(ctx: Context): Promise<CheckResult> {
+  const check = 'folders';
+  if (process.platform === 'win32') return { check, status: 'skip', detail: '%APPDATA% and %LOCALAPPDATA% are your own' };
+  const { configDir, stateDir } = await import('../config/paths.js');
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  const seen: string[] = [];
+  for (const dir of [configDir(ctx.env), stateDir(ctx.env), join(stateDir(ctx.env), 'journals')]) {
+    const owned = ownedPrivately(dir, 0o022);
+    if (owned === 'does not exist') continue;
+    seen.push(dir);
+    if (owned !== true) {
+      problems.push(`${dir} ${owned}`);
+      fixes.push(`chmod go-w ${dir} (and chown it to yourself)`);
+    }
+  }
+  if (problems.length > 0) return { check, status: 'fail', detail: problems.join('; '), fix: fixes.join('; ') };
+  return { check, status: 'ok', detail: seen.length ? `${seen.join(', ')}: yours, writable only by you` : 'none yet (created, yours only, when first needed)' };
+}
+
+/** True, or what is wrong with `path`: not there, someone else's, or open to `forbidden` mode bits. */
+function ownedPrivately(path: string, forbidden: number): true | string {
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return 'does not exist';
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) return `belongs to user ${info.uid}, not you (${uid})`;
+  if ((info.mode & forbidden) !== 0) return `can be changed by others (mode ${(info.mode & 0o777).toString(8)})`;
+  return true;
+}
+
+/** Origin and path only: no user:password in a URL on screen. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return url;
+  }
+}

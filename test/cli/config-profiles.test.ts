@@ -1,0 +1,149 @@
+/**
+ * `msgctl config get|set|unset|list` and `msgctl profiles list|use` (issue 29
+ * item 7): settings per profile, each value checked before it is stored.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, jsonLines, msgctl } from '../helpers/in-process.js';
+import { SETTING_KEYS } from '../../src/cli/config/settings.js';
+import { CONFIG_KEYS } from '../../src/cli/commands/config/keys.js';
+
+function home(profiles?: Record<string, unknown>, extra: Record<string, string | undefined> = {}) {
+  const env = isolatedEnv(extra);
+  if (profiles) {
+    mkdirSync(join(env.XDG_CONFIG_HOME!, 'msgctl'), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), JSON.stringify(profiles));
+  }
+  return env;
+}
+const stored = (env: Record<string, string | undefined>) => JSON.parse(readFileSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), 'utf8'));
+
+describe('msgctl config', () => {
+  it('the command and the settings module name the same seven keys', () => {
+    expect([...CONFIG_KEYS]).toEqual([...SETTING_KEYS]);
+    expect([...SETTING_KEYS]).toEqual(['base_url', 'region', 'default_from', 'date_order', 'color', 'pager', 'time_zone']);
+  });
+
+  it('set stores a checked, normalised value in the profile; get prints it bare; unset removes it', async () => {
+    const env = home();
+    const set = await msgctl(['config', 'set', 'region', 'gb'], { env });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(set.stderr).toContain('Set region = GB for profile "default".');
+    expect(stored(env).profiles.default).toEqual({ region: 'GB' });
+    expect((await msgctl(['config', 'get', 'region'], { env })).stdout).toBe('GB\n');
+    // default_from is read in the profile's region, and stored as E.164.
+    await msgctl(['config', 'set', 'default_from', '020 7946 0958'], { env });
+    expect(stored(env).profiles.default.default_from).toBe('+442079460958');
+    const unset = await msgctl(['config', 'unset', 'region'], { env });
+    expect(unset.exitCode).toBe(0);
+    expect(stored(env).profiles.default).toEqual({ default_from: '+442079460958' });
+    const empty = await msgctl(['config', 'get', 'region'], { env });
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain('region is not set for profile "default" (default: US).');
+  });
+
+  it.each([
+    ['date_order', 'dayfirst', 'must be one of day-first, month-first'],
+    ['color', 'sometimes', 'must be one of auto, always, never'],
+    ['time_zone', 'Mars/Olympus', 'is not local, organization or a time zone name'],
+    ['region', 'XX', 'is not a region code msgctl knows'],
+    ['default_from', '12', 'too short'],
+    ['base_url', 'http://api.example.com/v1', 'Refusing to send a credential over plain http://'],
+    ['base_url', 'not a url', 'Invalid base URL'],
+  ])('refuses %s=%j with exit 2 and stores nothing', async (key, value, message) => {
+    const env = home({ profiles: { default: { region: 'US' } } });
+    const r = await msgctl(['config', 'set', key, value], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(stored(env).profiles.default).toEqual({ region: 'US' });
+  });
+
+  it.each([
+    ['date_order', 'month-first'],
+    ['color', 'never'],
+    ['pager', ''],
+    ['pager', 'less -R'],
+    ['time_zone', 'Europe/London'],
+    ['time_zone', 'organization'],
+    ['base_url', 'https://api.example.com/v1'],
+  ])('accepts %s=%j', async (key, value) => {
+    const env = home();
+    const r = await msgctl(['config', 'set', key, value, '--json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout)[0]).toMatchObject({ profile: 'default', key, value });
+    expect(stored(env).profiles.default[key]).toBe(value);
+  });
+
+  it('an unknown key is exit 2 listing the keys', async () => {
+    const r = await msgctl(['config', 'set', 'colour', 'never'], { env: home() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Allowed: base_url, region, default_from, date_order, color, pager, time_zone');
+  });
+
+  it('list shows every key, set or not, with its default; per profile', async () => {
+    const env = home({ profiles: { clinic: { region: 'CA', credential: { kind: 'api_key', storage: 'keychain' } }, other: {} } });
+    const r = await msgctl(['--profile', 'clinic', 'config', 'list', '--json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.key)).toEqual([...SETTING_KEYS]);
+    expect(lines.find((l) => l.key === 'region')).toEqual({ profile: 'clinic', key: 'region', value: 'CA', default: 'US' });
+    expect(lines.find((l) => l.key === 'pager')).toMatchObject({ value: null, default: 'less -FRX' });
+    const plain = await msgctl(['--profile', 'clinic', 'config', 'list'], { env });
+    expect(plain.stdout.split('\n')[1]).toBe('region\tCA\tUS');
+    const typo = await msgctl(['--profile', 'clnic', 'config', 'list'], { env });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('no such profile "clnic"');
+  });
+
+  it('a setting takes effect: date_order decides how patients create reads 03/02/1969', async () => {
+    const env = home({ profiles: { default: { base_url: 'https://api.example.com/v1' } } });
+    await msgctl(['config', 'set', 'date_order', 'day-first'], { env });
+    const r = await msgctl(['send', '--to', '+15555550123', '--dob', '03/02/1969', '--dry-run', 'Hi'], { env });
+    expect(jsonLines(r.stdout)[0].body.patient.date_of_birth).toBe('1969-02-03');
+  });
+});
+
+describe('msgctl profiles', () => {
+  const profiles = {
+    default_profile: 'clinic',
+    profiles: {
+      clinic: { base_url: 'https://api.example.com/v1', credential: { kind: 'api_key', storage: 'keychain' } },
+      sandbox: { base_url: 'http://127.0.0.1:4010/v1', credential: { kind: 'api_key', storage: 'file' } },
+      bare: {},
+    },
+  };
+
+  it('list marks the profile in use and shows what each holds', async () => {
+    const env = home(profiles);
+    const r = await msgctl(['profiles', 'list', '--json'], { env });
+    expect(jsonLines(r.stdout)).toEqual([
+      { name: 'clinic', active: true, default: true, base_url: 'https://api.example.com/v1', credential: { kind: 'api_key', storage: 'keychain' } },
+      { name: 'sandbox', active: false, default: false, base_url: 'http://127.0.0.1:4010/v1', credential: { kind: 'api_key', storage: 'file' } },
+      { name: 'bare', active: false, default: false, base_url: null, credential: null },
+    ]);
+    const piped = await msgctl(['profiles', 'list'], { env: { ...env, MSGCTL_PROFILE: 'sandbox' } });
+    expect(piped.stdout.split('\n')[1]).toBe('*\tsandbox\thttp://127.0.0.1:4010/v1\tAPI key (file)\t');
+  });
+
+  it('use makes a profile the default, refuses one that does not exist, and warns when MSGCTL_PROFILE wins', async () => {
+    const env = home(profiles);
+    const r = await msgctl(['profiles', 'use', 'sandbox'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(stored(env).default_profile).toBe('sandbox');
+    expect(stored(env).profiles.clinic).toEqual(profiles.profiles.clinic);
+    const missing = await msgctl(['profiles', 'use', 'prod'], { env });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/no such profile "prod".*\n.*"clinic", "sandbox", "bare"/);
+    const shadowed = await msgctl(['profiles', 'use', 'clinic'], { env: { ...env, MSGCTL_PROFILE: 'sandbox' } });
+    expect(shadowed.exitCode).toBe(0);
+    expect(shadowed.stderr).toContain('MSGCTL_PROFILE=sandbox is set here and wins over the default');
+  });
+
+  it('with no config file, says how profiles are made', async () => {
+    const r = await msgctl(['profiles', 'list'], { env: home() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No profiles yet');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Issue 29 item 5: confirmations name what they change — the patient by name,
+ * the campaign by name with how many recipients it texts or cancels — and
+ * `campaigns start`, which texts every recipient, asks too. Declining prints
+ * "Nothing changed." (no "error") and exits 2; without a terminal, --yes is
+ * required. The prompt is a double here; test/e2e/confirm-pty.test.ts answers
+ * the real one in a pseudo-terminal.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Prompter } from '../../src/cli/context.js';
+import { campaignTable } from '../../src/sandbox/domain/campaigns.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+
+const sandbox = useSandbox();
+const env = () => sandboxEnv(sandbox.current);
+const db = () => sandbox.current.sb.db;
+const status = (id: string) => campaignTable(sandbox.current.sb).get(id)!.status;
+
+function answering(answer: boolean) {
+  const asked: string[] = [];
+  const prompter: Prompter = {
+    async confirm(question) {
+      asked.push(question);
+      return answer;
+    },
+    async password() {
+      return '';
+    },
+  };
+  return { prompter, asked };
+}
+
+async function ok(args: string[]) {
+  const r = await msgctl([...args, '--json'], { env: env() });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return jsonLines(r.stdout);
+}
+
+/** A draft sms campaign with `n` seeded recipients. */
+async function draft(name: string, n: number) {
+  const [campaign] = await ok(['campaigns', 'create', '--name', name, '--body', 'Flu shots are in', '--channel', 'sms', '--interval', '3600']);
+  const orgId = sandbox.current.credentials.organization_id;
+  const patients = db().patients.filter((p) => p.orgId === orgId && !p.deleted_at && p.phone !== null).slice(0, n);
+  await ok(['campaigns', 'recipients', 'add', campaign.id, ...patients.flatMap((p) => ['--patient', p.id])]);
+  return campaign.id as string;
+}
+
+const interactive = (args: string[], prompter: Prompter) => msgctl(args, { env: env(), tty: true, services: { prompter } });
+
+describe('campaigns start asks first, with the count', () => {
+  it('on a terminal: names the campaign, how many it texts and from which number; "no" changes nothing, exit 2', async () => {
+    const id = await draft('Flu shots', 3);
+    const { prompter, asked } = answering(false);
+    const r = await interactive(['campaigns', 'start', id], prompter);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(new RegExp(`^Start campaign "Flu shots" \\(${id}\\)\\? It texts 3 recipients from \\+1\\d{10}, one every 3600 s\\.$`));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('Nothing changed.\n');
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(status(id)).toBe('draft');
+  });
+
+  it('"yes" starts it', async () => {
+    const id = await draft('Recall', 2);
+    const r = await interactive(['campaigns', 'start', id], answering(true).prompter);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(status(id)).toBe('running');
+    await ok(['campaigns', 'stop', id, '--yes']);
+  });
+
+  it('without a terminal it needs --yes, as the other destructive commands do', async () => {
+    const id = await draft('Scripted', 1);
+    const { prompter, asked } = answering(true);
+    const r = await msgctl(['campaigns', 'start', id], { env: env(), services: { prompter } });
+    expect(asked).toEqual([]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`Start campaign ${id}: refusing without a terminal to ask on. Pass --yes to confirm.`);
+    expect(status(id)).toBe('draft');
+    await ok(['campaigns', 'start', id, '--yes']);
+    expect(status(id)).toBe('running');
+    await ok(['campaigns', 'stop', id, '--yes']);
+  });
+
+  it('with --json, declining is a problem line with code "declined"', async () => {
+    const id = await draft('Quiet', 1);
+    const r = await interactive(['campaigns', 'start', id, '--json'], answering(false).prompter);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'declined', title: 'Nothing changed' });
+  });
+});
+
+describe('stop and delete name what they change', () => {
+  it('stop says how many recipients are cancelled', async () => {
+    const id = await draft('Winter recall', 3);
+    await ok(['campaigns', 'start', id, '--yes']);
+    const { prompter, asked } = answering(false);
+    const r = await interactive(['campaigns', 'stop', id], prompter);
+    expect(r.exitCode).toBe(2);
+    expect(asked[0]).toMatch(new RegExp(`^Stop campaign "Winter recall" \\(${id}\\)\\? [23] recipients not yet sent will be cancelled \\([01] already sent\\), and it cannot be started again\\.$`));
+    expect(status(id)).toBe('running');
+    await ok(['campaigns', 'stop', id, '--yes']);
+  });
+
+  it('campaigns delete names the campaign and its recipients', async () => {
+    const id = await draft('Old draft', 2);
+    const { prompter, asked } = answering(false);
+    const r = await interactive(['campaigns', 'delete', id], prompter);
+    expect(r.exitCode).toBe(2);
+    expect(asked).toEqual([`Delete campaign "Old draft" (${id}) (draft, 2 recipients)? This cannot be undone.`]);
+  });
+
+  it('patients delete names the patient (escaped: names are data)', async () => {
+    const [patient] = await ok(['patients', 'create', '--first-name', 'Ada\u001b[31m', '--last-name', 'Byron', '--mrn', 'AB-9', '--email', 'ab9@example.com']);
+    const { prompter, asked } = answering(false);
+    const r = await interactive(['patients', 'delete', patient.id], prompter);
+    expect(r.exitCode).toBe(2);
+    expect(asked).toEqual([`Delete patient Ada\\x1b[31m Byron (MRN AB-9, ${patient.id})? This cannot be undone.`]);
+    expect(db().patients.get(patient.id)!.deleted_at ?? null).toBeNull();
+  });
+
+  it('a patient that does not exist is "not found" before any question', async () => {
+    const { prompter, asked } = answering(true);
+    const r = await interactive(['patients', 'delete', '00000000-0000-4000-8000-000000000000'], prompter);
+    expect(asked).toEqual([]);
+    expect(r.exitCode).toBe(4);
+  });
+});

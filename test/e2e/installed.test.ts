@@ -1,0 +1,133 @@
+/**
+ * msgctl as `npm install -g` leaves it (packed from a clean checkout, installed
+ * into a private prefix with node beside it, as the docs' ways of installing
+ * Node do): `man msgctl` finds its page, help's doc links exist, and the
+ * scheduler examples of docs/platforms.md run as written (paths replaced by
+ * this install's) under the scheduler's own environment — cron's
+ * `env -i PATH=… HOME=…` and `/bin/sh -c`, launchd's plist PATH and working
+ * directory. (issue 29 items 1, 2 and 6)
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { codeBlocks, parseCrontab, parsePlist, repoRoot } from '../helpers/doc-blocks.js';
+
+const sandbox = useSandbox();
+const scratch = mkdtempSync(join(tmpdir(), 'msgctl-installed-'));
+const prefix = join(scratch, 'prefix');
+const bin = join(prefix, 'bin');
+const home = join(scratch, 'home');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The environment cron gives a job: nothing but what the crontab sets, and HOME, LOGNAME, SHELL. */
+const cronEnv = (path: string) => ({ PATH: path, HOME: home, LOGNAME: 'msgctl', SHELL: '/bin/sh', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
+
+async function sh(command: string, env: Record<string, string>, cwd: string) {
+  const r = await execa('/bin/sh', ['-c', command], { env, extendEnv: false, cwd, reject: false, timeout: 60_000 });
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** A folder holding the tour's batch files, as /srv/reminders would. */
+function reminders(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  for (const file of ['tomorrow.csv', 'reminder.txt']) cpSync(join(repoRoot, 'examples', file), join(dir, file));
+  return dir;
+}
+
+const posix = process.platform !== 'win32';
+const hasMan = posix && spawnSync('man', ['--version']).status === 0;
+
+beforeAll(async () => {
+  if (!posix) return;
+  // A clean checkout (tracked files only), packed as `npm pack` would on release, installed globally.
+  const checkout = join(scratch, 'checkout');
+  for (const file of execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean)) {
+    if (existsSync(join(repoRoot, file))) cpSync(join(repoRoot, file), join(checkout, file), { recursive: true });
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(checkout, 'node_modules'), 'junction');
+  const npmEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: checkout, env: npmEnv });
+  const tarball = join(scratch, (JSON.parse(String(packed.stdout).slice(String(packed.stdout).indexOf('['))) as { filename: string }[])[0]!.filename);
+  await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { env: npmEnv });
+  // node beside msgctl, as NodeSource (/usr/bin), Homebrew or the npm-registry way into ~/.local give it.
+  symlinkSync(process.execPath, join(bin, 'node'));
+  mkdirSync(home, { recursive: true });
+  // The "clinic" profile a job uses: the key in the 0600 file, since cron has no keychain.
+  const setKey = await execa(join(bin, 'msgctl'), ['--profile', 'clinic', '--base-url', sandbox.current.baseUrl, 'auth', 'set-key', '--insecure-storage'], {
+    env: cronEnv(`${bin}:/usr/bin:/bin`),
+    extendEnv: false,
+    input: sandbox.current.credentials.api_key,
+    reject: false,
+  });
+  expect(setKey.exitCode, setKey.stderr).toBe(0);
+}, 300_000);
+
+describe.skipIf(!posix)('installed with npm install -g', () => {
+  it('npm links the man page into the prefix', () => {
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'msgctl.1'))).toBe(true);
+  });
+
+  it.skipIf(!hasMan)(`\`man msgctl\` finds msgctl(1), not the msgctl(2) system call${hasMan ? '' : ' — skipped: man is not installed (CI installs man-db)'}`, async () => {
+    const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: home };
+    const man = await execa('man', ['-w', 'msgctl'], { env, extendEnv: false });
+    expect(String(man.stdout).trim()).toMatch(/msgctl\/dist\/man\/msgctl\.1$|man1\/msgctl\.1$/);
+    const page = await execa('man', ['msgctl'], { env: { ...env, MANPAGER: 'cat', MANWIDTH: '80' }, extendEnv: false });
+    expect(String(page.stdout)).toMatch(/^MSGCTL\(1\)/);
+  });
+
+  it('help points at docs that exist in the installed package', async () => {
+    const help = await execa(join(bin, 'msgctl'), ['--help'], { env: cronEnv(`${bin}:/usr/bin:/bin`), extendEnv: false });
+    const docs = /Docs: man msgctl, and\s+(\S+README\.md)/.exec(String(help.stdout))?.[1];
+    expect(docs).toBe(join(prefix, 'lib', 'node_modules', 'msgctl', 'docs', 'README.md'));
+    expect(existsSync(docs!)).toBe(true);
+  });
+
+  it('cron: the documented crontab runs the batch once, the 19:30 line sends nothing more', async () => {
+    const { variables, jobs } = parseCrontab(codeBlocks('docs/platforms.md', 'crontab')[0]!);
+    const dir = reminders('cron');
+    const path = variables.PATH!.replace('/usr/local/bin', bin);
+    const before = sandbox.current.testing.requests().filter((q) => q.method === 'POST').length;
+    for (const job of jobs) {
+      const r = await sh(job.replace('/srv/reminders', dir), cronEnv(path), home);
+      expect(r.exitCode, readFileSync(join(dir, 'reminders.log'), 'utf8')).toBe(0);
+    }
+    // The 19:30 run reports each row as sent by the earlier run (already_done), and sends nothing.
+    const lines = readFileSync(join(dir, 'sent.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.row, l.outcome, l.already_done ?? false])).toEqual([
+      [2, 'sent', false], [3, 'sent', false], [4, 'sent', false],
+      [2, 'sent', true], [3, 'sent', true], [4, 'sent', true],
+    ]);
+    expect(sandbox.current.testing.requests().filter((q) => q.method === 'POST').length - before).toBe(3);
+  });
+
+  it('cron without the PATH line finds no msgctl (exit 127): what the PATH line is for', async () => {
+    if (existsSync('/usr/bin/msgctl') || existsSync('/bin/msgctl')) return;
+    const { jobs } = parseCrontab(codeBlocks('docs/platforms.md', 'crontab')[0]!);
+    const r = await sh(jobs[0]!.replace('/srv/reminders', reminders('cron-bare')), cronEnv('/usr/bin:/bin'), home);
+    expect(r.exitCode).toBe(127);
+  });
+
+  it('cron: the absolute-path form needs no PATH line', async () => {
+    const { jobs } = parseCrontab(codeBlocks('docs/platforms.md', 'crontab')[1]!);
+    const dir = reminders('cron-absolute');
+    const job = jobs[0]!.replace('/srv/reminders', dir).replace('/usr/local/bin/node', join(bin, 'node')).replace('/usr/local/lib/node_modules', join(prefix, 'lib', 'node_modules'));
+    const r = await sh(job, cronEnv('/usr/bin:/bin'), home);
+    expect(r.exitCode, readFileSync(join(dir, 'reminders.log'), 'utf8')).toBe(0);
+  });
+
+  it('launchd: the plist\'s program, PATH and working directory run the batch', async () => {
+    const plist = (await parsePlist(codeBlocks('docs/platforms.md', 'xml').find((b) => b.includes('<plist'))!)) as Record<string, any>;
+    const dir = reminders('launchd');
+    // launchd starts ProgramArguments with EnvironmentVariables in WorkingDirectory; this install stands in for Homebrew's.
+    const path = (plist.EnvironmentVariables.PATH as string).replace('/usr/local/bin', bin);
+    const [program, ...args] = plist.ProgramArguments as string[];
+    const r = await execa(program!, args, { env: cronEnv(path), extendEnv: false, cwd: dir, reject: false, timeout: 60_000 });
+    expect(r.exitCode, readFileSync(join(dir, 'reminders.log'), 'utf8')).toBe(0);
+    expect(readFileSync(join(dir, 'sent.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(3);
+  });
+});
