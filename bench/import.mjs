@@ -34,7 +34,7 @@ const bin = fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-import-'));
 const RSS_LIMIT_MB = 150;
 
-/** A roster with unique fictional phones (555-2XX-XXXX), every 100th row with an impossible date. @param {string} file @param {number} rows */
+/** A roster with unique fictional phones (555-2XX-XXXX), US dates (month first: --month-first), every 100th row with an impossible date. @param {string} file @param {number} rows */
 async function writeRoster(file, rows) {
   const out = createWriteStream(file);
   const write = (/** @type {string} */ line) => (out.write(line) ? undefined : once(out, 'drain'));
@@ -81,7 +81,7 @@ async function importOnce(file, sandbox) {
   const home = mkdtempSync(join(dir, 'home-'));
   const devNull = openSync('/dev/null', 'w');
   const started = performance.now();
-  const cli = spawn(process.execPath, [bin, 'imports', 'create', file, '--wait', '--json', '--quiet'], {
+  const cli = spawn(process.execPath, [bin, 'imports', 'create', file, '--month-first', '--wait', '--json', '--quiet'], {
     // stderr lists the deliberately invalid rows; kept only to explain a failure.
     stdio: ['ignore', devNull, 'pipe'],
     env: benchEnv({
