@@ -18,9 +18,10 @@
 //
 // Usage: npm run build && node bench/sandbox-db.mjs [--messages 200000] [--rounds 3]
 //          [--posts 300] [--base /path/to/old/checkout --base-posts 10] [--growth]
-//          [--only get-patients] [--duration 5]
+//          [--only get-patients] [--pairs 15] [--duration 1]
 // --only get-patients: each round measures only GET /patients beside bare fastify (no POSTs,
-// writers, list --all, kill -9 or growth); --duration: seconds per autocannon run.
+// writers, list --all, kill -9 or growth); --pairs: autocannon runs per server and round, in
+// rotating order (the ratios are the median of the paired runs); --duration: seconds per run.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +46,9 @@ const BASE_POSTS = Number(arg('base-posts', '10'));
 const ONLY = arg('only');
 if (ONLY !== undefined && ONLY !== 'get-patients') throw new Error(`--only takes get-patients (got ${ONLY})`);
 const GROWTH = process.argv.includes('--growth') && !ONLY;
-const DURATION = Number(arg('duration', '5'));
+const DURATION = Number(arg('duration', '1'));
+/** GET /patients: runs of DURATION seconds per server per pair, in rotating order; the ratios are the pairs' median. */
+const PAIRS = Number(arg('pairs', '15'));
 const here = fileURLToPath(new URL('..', import.meta.url));
 /** @typedef {{ name: string, dir: string, posts: number, legacy?: boolean, data?: string }} Build */
 /** @type {Build[]} */
@@ -224,17 +227,35 @@ for (let round = 1; round <= ROUNDS; round++) {
     const patients = JSON.parse(bytes.toString('utf8')).data;
     const ceiling = await serverProcess([fileURLToPath(new URL('./lib/patients-ceiling.cjs', import.meta.url)), build.legacy ? String(build.data) : copy, listOn.info.organization_id]);
     const peer = await peerMock(patients);
-    const sandboxRps = await cannon(url, headers);
-    const ceilingRps = await cannon(`${ceiling.address}/v1/patients?page[limit]=50`, headers);
-    const peerRps = await cannon(`${peer.address}/patients?_limit=50`, headers);
+    /** @type {{ sandbox: number, ceiling: number, peer: number }[]} */
+    const pairs = [];
+    const targets = /** @type {const} */ ([
+      ['sandbox', url],
+      ['ceiling', `${ceiling.address}/v1/patients?page[limit]=50`],
+      ['peer', `${peer.address}/patients?_limit=50`],
+    ]);
+    for (let pair = 0; pair < PAIRS; pair++) {
+      /** @type {Record<string, number>} */
+      const rps = {};
+      for (let k = 0; k < targets.length; k++) {
+        const [name, target] = /** @type {(typeof targets)[number]} */ (targets[(k + pair) % targets.length]);
+        rps[name] = await cannon(target, headers);
+      }
+      pairs.push({ sandbox: Number(rps.sandbox), ceiling: Number(rps.ceiling), peer: Number(rps.peer) });
+    }
+    const sandboxRps = median(pairs.map((p) => p.sandbox));
+    const ceilingRps = median(pairs.map((p) => p.ceiling));
+    const peerRps = median(pairs.map((p) => p.peer));
+    const ofCeiling = median(pairs.map((p) => p.sandbox / p.ceiling));
+    const ofPeer = median(pairs.map((p) => p.sandbox / p.peer));
     ceiling.child.kill();
     peer.child.kill();
-    log(`  GET /patients ${sandboxRps.toFixed(0)} req/s, same statement on bare fastify ${ceilingRps.toFixed(0)} req/s: ${((100 * sandboxRps) / ceilingRps).toFixed(1)}%; json-server ${peerRps.toFixed(0)} req/s (${bytes.length} bytes, load ${loadavg().map((x) => x.toFixed(2)).join(' ')})`);
+    log(`  GET /patients ${sandboxRps.toFixed(0)} req/s, same statement on bare fastify ${ceilingRps.toFixed(0)} req/s: ${(100 * ofCeiling).toFixed(1)}% (median of ${PAIRS} paired runs); json-server ${peerRps.toFixed(0)} req/s (${bytes.length} bytes, load ${loadavg().map((x) => x.toFixed(2)).join(' ')})`);
     record(build, 'GET /patients req/s', sandboxRps);
     record(build, 'bare fastify req/s', ceilingRps);
     record(build, 'json-server req/s', peerRps);
-    record(build, 'GET /patients / bare (%)', (100 * sandboxRps) / ceilingRps);
-    record(build, 'GET /patients / json-server', sandboxRps / peerRps);
+    record(build, 'GET /patients / bare (%)', 100 * ofCeiling);
+    record(build, 'GET /patients / json-server', ofPeer);
     await stop(listOn);
     rmSync(copy, { force: true });
     for (const side of ['-wal', '-shm']) rmSync(copy + side, { force: true });
