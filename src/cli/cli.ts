@@ -210,12 +210,28 @@ export async function main(): Promise<void> {
   if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
   const controller = superviseProcess();
   const io = mainThreadIo();
-  const code = await run(argv, { io, env: process.env, signal: controller.signal });
+  let code = await run(argv, { io, env: process.env, signal: controller.signal });
   // The end of a long answer may still wait in Node's stream for a slow reader (direct-output.ts).
-  await whenWritten(io.stdout, io.stderr);
+  // After Ctrl-C or SIGTERM the reader may be the reason the user stopped (a full pipe nobody
+  // reads, a terminal on hold): what is still queued gets a moment, not the whole grace period.
+  await Promise.race([whenWritten(io.stdout, io.stderr), afterInterrupt(controller.signal, INTERRUPTED_FLUSH_MS)]);
+  // Stopped while its answer was still on the way: it did not get through, so not 0.
+  if (code === ExitCode.Ok && controller.signal.aborted) code = (controller.signal.reason as { signal?: string })?.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
   process.exitCode = code;
   // Keep-alive sockets and stdin must not hold the process open once the command is done.
   setImmediate(() => process.exit(code));
+}
+
+/** How long an interrupted command waits for queued output before it exits (below the 5 s grace period). */
+const INTERRUPTED_FLUSH_MS = 250;
+
+/** Resolves `ms` after `signal` aborts (at once counted from now if it already has); never otherwise. */
+function afterInterrupt(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const later = () => setTimeout(resolve, ms).unref();
+    if (signal.aborted) later();
+    else signal.addEventListener('abort', later, { once: true });
+  });
 }
 
 /** The worker thread of batch-thread.ts: runs the command it was given, as main() would. */

@@ -32,6 +32,7 @@ export class CommandContext implements Context {
       json: opts.json,
       quiet: opts.quiet,
       wide: opts.wide,
+      signal,
       screen: {
         env,
         colorFlag: opts.colorMode,

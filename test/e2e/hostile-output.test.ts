@@ -5,10 +5,11 @@
  * `script`) nor as tab-separated output in a pipe; and --json output is JSON
  * that jq 1.6 reads even when a name holds a lone surrogate.
  */
+import { msgctl as inProcess } from '../helpers/in-process.js';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { binPath, sandboxEnv } from '../helpers/cli.js';
 import { staffWorld } from '../helpers/staff-world.js';
 import { CLIENT_ID, startLogin } from '../helpers/login-harness.js';
 
@@ -69,7 +70,7 @@ beforeAll(async () => {
   messageId = ((await inbound.json()) as { id: string }).id;
   const campaign = await api('POST', '/campaigns', { name: HOSTILE, body: 'Check-up time.' });
   campaignId = campaign.id;
-  const added = await msgctl(['campaigns', 'recipients', 'add', campaignId, '--patient', patientId], { env: sandboxEnv(sandbox.current) });
+  const added = await inProcess(['campaigns', 'recipients', 'add', campaignId, '--patient', patientId], { env: sandboxEnv(sandbox.current) });
   expect(added.exitCode, added.stderr).toBe(0);
   // A staff conversation whose message body is the hostile text, for `me messages`.
   const world = staffWorld(sandbox.current);
@@ -143,7 +144,7 @@ describe('no control sequence from data reaches a terminal', () => {
   it('tab-separated output in a pipe carries visible escapes, never the raw characters', async () => {
     // `msgctl api` prints JSON, which stays exact in a pipe (docs/scripting.md).
     for (const { args, env } of commands().filter((c) => c.args[0] !== 'api')) {
-      const r = await msgctl(args, { env: envFor(env) });
+      const r = await inProcess(args, { env: envFor(env) });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stdout, args.join(' ')).not.toMatch(FORBIDDEN);
       expect(r.stdout).not.toMatch(/[\ud800-\udfff]/);
@@ -153,7 +154,7 @@ describe('no control sequence from data reaches a terminal', () => {
 
   it('an error message quoting the service shows its text escaped', async () => {
     // The service quotes the unknown id back in its detail.
-    const r = await msgctl(['patients', 'get', `pat\u001b]0;X\u0007\u202e`], { env: envFor('key') });
+    const r = await inProcess(['patients', 'get', `pat\u001b]0;X\u0007\u202e`], { env: envFor('key') });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).not.toMatch(FORBIDDEN);
   });
@@ -178,7 +179,7 @@ describe('no control sequence from data reaches a terminal', () => {
 
   it('--json on a terminal: the same characters as \\u escapes, and the same values as piped --json', async () => {
     for (const { args, env } of commands()) {
-      const piped = await msgctl([...args, '--json'], { env: envFor(env) });
+      const piped = await inProcess([...args, '--json'], { env: envFor(env) });
       expect(piped.exitCode, `${args.join(' ')}: ${piped.stderr}`).toBe(0);
       const r = await onTerminal([...args, '--json'], envFor(env));
       expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
@@ -197,7 +198,7 @@ describe('no control sequence from data reaches a terminal', () => {
 
   it('--json is exact JSON that jq 1.6 reads, even with a lone surrogate in a name', async () => {
     for (const args of [['patients', 'list'], ['patients', 'get', patientId], ['messages', 'list', '--patient', patientId], ['campaigns', 'recipients', 'list', campaignId]]) {
-      const r = await msgctl([...args, '--json'], { env: envFor('key') });
+      const r = await inProcess([...args, '--json'], { env: envFor('key') });
       expect(r.exitCode, r.stderr).toBe(0);
       const jq = await execa('jq', ['-c', '.'], { input: r.stdout, reject: false });
       expect(jq.exitCode, `${args.join(' ')}: ${jq.stderr}`).toBe(0);

@@ -30,6 +30,8 @@ export interface OutputOptions {
   /** --wide: tables show every column at full width, record views every field. */
   wide?: boolean;
   screen: ScreenSettings;
+  /** The command's signal: Ctrl-C or SIGTERM stops waiting for a reader that takes nothing more. */
+  signal?: AbortSignal;
 }
 
 export interface ListOptions {
@@ -93,10 +95,22 @@ export class Output {
   /** Writes a chunk to stdout, waiting for 'drain' when the reader is slower than us. */
   async write(chunk: string | Uint8Array): Promise<void> {
     if (this.sink.readerGone) throw new ReaderGone();
-    if (!this.sink.write(chunk)) {
-      await new Promise<void>((resolve) => this.sink.once('drain', () => resolve()));
-    }
+    if (!this.sink.write(chunk)) await this.drained();
     if (this.sink.readerGone) throw new ReaderGone();
+  }
+
+  /** Until the reader has taken what is queued, or the command is stopped (a full pipe nobody reads). */
+  private drained(): Promise<void> {
+    const signal = this.opts.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const stopped = () => reject(signal!.reason);
+      signal?.addEventListener('abort', stopped, { once: true });
+      this.sink.once('drain', () => {
+        signal?.removeEventListener('abort', stopped);
+        resolve();
+      });
+    });
   }
 
   async json(value: unknown): Promise<void> {

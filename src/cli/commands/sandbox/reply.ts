@@ -1,7 +1,7 @@
 /** `msgctl sandbox reply`: a patient texts the clinic, in a running sandbox (POST /_sandbox/inbound). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { describeArguments, examples, type Act } from '../kit.js';
 
 export interface SandboxReplyOptions {
   /** The patient's phone, any common format. */
@@ -25,6 +25,7 @@ export function register(sandbox: Command, act: Act): void {
     .option('--to <number>', "the clinic number the patient texts (default: the sandbox's first, Front Desk +15555550100)")
     .option('--region <code>', 'country for numbers without a country code (default: the profile\'s, else US)')
     .action(act((ctx, body: string, flags: Omit<SandboxReplyOptions, 'body'>) => run(ctx, { ...flags, body })));
+  describeArguments(reply, { body: 'what the patient writes (STOP and START opt their phone out of and back into texts)' });
   examples(reply, [
     'msgctl sandbox reply --from "(555) 555-0123" "Thanks, see you Tuesday!"',
     'msgctl sandbox reply --from +15555550124 --to +15555550110 STOP   # opts the phone out of Recalls',

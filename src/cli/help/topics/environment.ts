@@ -29,6 +29,8 @@ Output:
   NO_COLOR                       any value: no colour (as --no-color)
   CLICOLOR=0, TERM=dumb          no colour and no cursor control
   CLICOLOR_FORCE, FORCE_COLOR    colour even when not on a terminal
+  MSGCTL_PLAIN=1                 on a terminal, records as "label: value" lines with no tables, bars, colour or pager (as --plain; for screen readers)
+  MSGCTL_TIME_ZONE               the zone times are shown in: local (default), organization, or an IANA name such as America/Chicago (wins over the profile's time_zone)
 
 Network:
   HTTPS_PROXY, HTTP_PROXY        proxy for https:// and http:// base URLs (also lower case); loopback is never proxied
@@ -42,6 +44,7 @@ Files (docs/platforms.md has the table per OS):
   APPDATA, LOCALAPPDATA          the Windows folders above
   NODE_DISABLE_COMPILE_CACHE=1   keep no compiled code between runs
   NODE_COMPILE_CACHE             a folder of your choosing for Node's compile cache
+  MSGCTL_DEBUG_CACHE=1           say on stderr why compiled code was not kept or not used (a cache folder others could write to)
 
 For contributors (npm test, npm run demo, CI):
   MSGCTL_NODE_CACHE              where scripts/node-line.mjs keeps the Node it fetches from the npm registry when the machine's is too old
