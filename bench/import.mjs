@@ -15,8 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { median, result, verdict } from './lib/common.mjs';
+import { benchEnv, envDifferences, machine, median, result, verdict } from './lib/common.mjs';
 import { startInstantImports } from './lib/instant-imports.mjs';
+
+/** The stand-in server, shaped like a sandbox here. @returns {Promise<Server>} */
+async function instantServer() {
+  const server = await startInstantImports();
+  return { info: server.info, stop: server.close };
+}
 
 const instant = process.argv.includes('--instant');
 const repeatAt = process.argv.indexOf('--repeat');
@@ -28,10 +34,10 @@ const bin = fileURLToPath(new URL('../bin/msgctl.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-bench-import-'));
 const RSS_LIMIT_MB = 150;
 
-/** A roster with unique fictional phones (555-2XX-XXXX), every 100th row with an impossible date. */
+/** A roster with unique fictional phones (555-2XX-XXXX), US dates (month first: --month-first), every 100th row with an impossible date. @param {string} file @param {number} rows */
 async function writeRoster(file, rows) {
   const out = createWriteStream(file);
-  const write = (line) => (out.write(line) ? undefined : once(out, 'drain'));
+  const write = (/** @type {string} */ line) => (out.write(line) ? undefined : once(out, 'drain'));
   await write('First Name,Last Name,DOB,Mobile Phone,Email,MRN\n');
   for (let i = 0; i < rows; i++) {
     const phone = `(555) ${200 + Math.floor(i / 10_000)}-${String(i % 10_000).padStart(4, '0')}`;
@@ -42,15 +48,25 @@ async function writeRoster(file, rows) {
   await once(out, 'finish');
 }
 
+/** @typedef {{ info: { base_url: string, api_key: string }, stop(): Promise<void> }} Server */
+
+/** @returns {Promise<Server>} */
 async function startSandbox() {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--time-scale', '0'], {
     stdio: ['ignore', 'pipe', 'ignore'],
+    env: benchEnv(),
   });
   const [line] = await once(createInterface({ input: child.stdout }), 'line');
-  return { child, info: JSON.parse(line) };
+  return {
+    info: JSON.parse(line),
+    async stop() {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    },
+  };
 }
 
-/** Peak RSS of a running process in MB, from /proc (Linux). */
+/** Peak RSS of a running process in MB, from /proc (Linux). @param {number | undefined} pid */
 function peakRssMb(pid) {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -60,55 +76,54 @@ function peakRssMb(pid) {
   }
 }
 
+/** @param {string} file @param {Server} sandbox */
 async function importOnce(file, sandbox) {
   const home = mkdtempSync(join(dir, 'home-'));
   const devNull = openSync('/dev/null', 'w');
   const started = performance.now();
-  const cli = spawn(process.execPath, [bin, 'imports', 'create', file, '--wait', '--json', '--quiet'], {
+  const cli = spawn(process.execPath, [bin, 'imports', 'create', file, '--month-first', '--wait', '--json', '--quiet'], {
     // stderr lists the deliberately invalid rows; kept only to explain a failure.
     stdio: ['ignore', devNull, 'pipe'],
-    env: {
-      PATH: process.env.PATH,
+    env: benchEnv({
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       MSGCTL_BASE_URL: sandbox.info.base_url,
       MSGCTL_API_KEY: sandbox.info.api_key,
-    },
+    }),
   });
   let stderr = '';
-  cli.stderr.on('data', (chunk) => {
+  cli.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
   });
   let peak = 0;
   const poll = setInterval(() => {
     peak = Math.max(peak, peakRssMb(cli.pid) ?? 0);
   }, 50);
-  const [code] = await once(cli, 'exit');
+  const [code] = /** @type {[number]} */ (await once(cli, 'exit'));
   clearInterval(poll);
   closeSync(devNull);
   return { code, seconds: (performance.now() - started) / 1000, peak, stderr };
 }
 
+/** @type {{ rows: number, mb: number, seconds: number, peak: number, peaks: number[] }[]} */
 const results = [];
 try {
   for (const rows of sizes) {
     const file = join(dir, `roster-${rows}.csv`);
     await writeRoster(file, rows);
+    /** @type {{ code: number, seconds: number, peak: number, stderr: string }[]} */
     const runs = [];
     for (let run = 0; run < REPEAT; run++) {
       // Fresh per run, so earlier imports do not slow matching.
-      const sandbox = instant ? await startInstantImports() : await startSandbox();
+      /** @type {Server} */
+      const sandbox = instant ? await instantServer() : await startSandbox();
       try {
         const r = await importOnce(file, sandbox);
         // 1% of rows are invalid on purpose, so a complete run exits 10.
         if (r.code !== 10) throw new Error(`imports create exited ${r.code} for ${rows} rows:\n${r.stderr}`);
         runs.push(r);
       } finally {
-        if (instant) await sandbox.close();
-        else {
-          sandbox.child.kill('SIGINT');
-          await once(sandbox.child, 'exit');
-        }
+        await sandbox.stop();
       }
     }
     results.push({ rows, mb: statSync(file).size / 2 ** 20, seconds: median(runs.map((r) => r.seconds)), peak: median(runs.map((r) => r.peak)), peaks: runs.map((r) => r.peak) });
@@ -129,9 +144,11 @@ for (const r of results) {
 }
 // The ceiling is judged on every run (the worst one), flatness on the medians.
 const worst = Math.max(...results.flatMap((r) => r.peaks));
-const growth = results.at(-1).peak / results[0].peak - 1;
+const [first, last] = /** @type {[(typeof results)[number], (typeof results)[number]]} */ ([results[0], results.at(-1)]);
+const growth = last.peak / first.peak - 1;
+console.log(`${machine()}; ${envDifferences(benchEnv({ HOME: '<home>', XDG_CONFIG_HOME: '<home>/.config', MSGCTL_BASE_URL: '<server>', MSGCTL_API_KEY: '<key>' }))}`);
 console.log(`worst peak ${worst.toFixed(1)} MB (< ${RSS_LIMIT_MB} MB ${verdict(worst < RSS_LIMIT_MB)}); ` +
-  `${results[0].rows} -> ${results.at(-1).rows} rows: ${(growth * 100).toFixed(1)}% (flat: <= 10% ${verdict(growth <= 0.1)})`);
+  `${first.rows} -> ${last.rows} rows: ${(growth * 100).toFixed(1)}% (flat: <= 10% ${verdict(growth <= 0.1)})`);
 const how = instant ? ', instant server' : '';
 result('import', `imports create --wait peak RSS (max of ${sizes.join('/')} rows${how})`, worst, 'MB', `< ${RSS_LIMIT_MB} MB`, worst < RSS_LIMIT_MB);
 result('import', `imports create RSS growth ${sizes[0]} -> ${sizes.at(-1)} rows${how}`, growth * 100, '%', '<= 10%', growth <= 0.1);

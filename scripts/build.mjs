@@ -16,7 +16,7 @@
 // `instanceof`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,12 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 // `--outdir DIR` lets test runs build into their own folder, so parallel runs never race on dist/.
 const outdirFlag = process.argv.indexOf('--outdir');
 const outdir = resolve((outdirFlag > 0 && process.argv[outdirFlag + 1]) || 'dist');
+// `--without MECHANISM` (repeatable) builds the CLI without one of its start-up mechanisms, for
+// bench/mechanisms.mjs to measure what each gains: `direct-output` (Node's streams for stdout and
+// stderr, output/direct-output.ts) or `lazy-modules` (every module of src/cli evaluated at start,
+// so every npm package it uses loads too). Never for a release.
+const without = new Set(process.argv.flatMap((a, i) => (process.argv[i - 1] === '--without' ? [a] : [])));
+for (const name of without) if (name !== 'direct-output' && name !== 'lazy-modules') throw new Error(`--without ${name}: not a mechanism this build can leave out`);
 await rm(outdir, { recursive: true, force: true });
 
 /** @type {import('esbuild').BuildOptions} */
@@ -44,6 +50,12 @@ const common = {
   minifyWhitespace: true,
 };
 
+/** Every module of src/cli (for --without lazy-modules), as paths from the project's root. */
+async function cliModules() {
+  const files = await readdir('src/cli', { recursive: true });
+  return files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => `src/cli/${f.replaceAll('\\', '/')}`).sort();
+}
+
 const SANDBOX_ENTRY = /[\\/]sandbox[\\/]entry\.(js|ts)$/;
 /** The bundle's first bytes: a comment naming its build (see stampBuildId). */
 const buildIdComment = (/** @type {string} */ id) => `/*msgctl-build:${id}*/`;
@@ -52,7 +64,7 @@ const BUILD_ID_PLACEHOLDER = '0'.repeat(16);
 const [cliBuild] = await Promise.all([
   build({
     ...common,
-    entryPoints: { cli: 'src/cli/cli.ts' },
+    entryPoints: { cli: without.has('lazy-modules') ? 'msgctl:eager-cli' : 'src/cli/cli.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
@@ -60,7 +72,7 @@ const [cliBuild] = await Promise.all([
     // Written below, once the build id is in.
     write: false,
     // The CLI's uses of import.meta.url (createRequire for lazily loaded packages) in CommonJS.
-    define: { ...common.define, 'import.meta.url': '__msgctlModuleUrl' },
+    define: { ...common.define, 'import.meta.url': '__msgctlModuleUrl', __MSGCTL_DIRECT_OUTPUT__: String(!without.has('direct-output')) },
     // "use strict" first: the directive below the banner would be a plain string, leaving the
     // whole bundle in sloppy mode.
     banner: {
@@ -70,6 +82,17 @@ const [cliBuild] = await Promise.all([
       {
         name: 'msgctl-cli',
         setup(b) {
+          // --without lazy-modules: an entry that imports every module of src/cli statically, so each
+          // one's init function runs (and requires its packages) when the bundle loads.
+          b.onResolve({ filter: /^msgctl:eager-cli$/ }, () => ({ path: 'eager-cli', namespace: 'msgctl' }));
+          b.onLoad({ filter: /^eager-cli$/, namespace: 'msgctl' }, async () => ({
+            resolveDir: resolve('.'),
+            loader: 'ts',
+            contents: [
+              "export * from './src/cli/cli.ts';",
+              ...(await cliModules()).map((file) => `import './${file}';`),
+            ].join('\n'),
+          }));
           // `msgctl sandbox` loads the sandbox's own bundle, never a copy inlined here.
           b.onResolve({ filter: SANDBOX_ENTRY }, (args) =>
             /[\\/]src[\\/]cli[\\/]/.test(args.importer) ? { path: './sandbox/entry.js', external: true } : undefined,

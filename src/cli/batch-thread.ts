@@ -73,6 +73,17 @@ interface AbortReason {
 
 const terminal = (stream: NodeJS.WriteStream): TerminalInfo => ({ isTTY: Boolean(stream.isTTY), columns: stream.columns });
 
+/**
+ * The folder bin/code-cache.js gave Node's compile cache, for the thread to open it too. Node
+ * reports the version-keyed folder it made inside (`…/compile/v24.1.0-x64-…`) and adds one of
+ * its own to whatever it is given, so the thread gets the folder above it: given the reported
+ * one, every batch kept a second copy of the cache one level down.
+ */
+function compileCacheRoot(): string | undefined {
+  const dir = process.getBuiltinModule('node:module').getCompileCacheDir?.();
+  return dir ? process.getBuiltinModule('node:path').dirname(dir) : undefined;
+}
+
 /** Main thread: runs argv's command in the worker, and exits with its exit code. */
 export async function runInBatchThread(argv: string[]): Promise<void> {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
@@ -81,7 +92,7 @@ export async function runInBatchThread(argv: string[]): Promise<void> {
   handleStderrErrors(process.stderr);
   const data: BatchThreadData = {
     argv,
-    compileCache: process.getBuiltinModule('node:module').getCompileCacheDir?.(),
+    compileCache: compileCacheRoot(),
     stdout: terminal(process.stdout),
     stderr: terminal(process.stderr),
     // Not process.stdin: opening it would keep this thread reading the terminal.

@@ -34,6 +34,24 @@ describe('compile cache', () => {
     expect(readdirSync(home.compile).length).toBeGreaterThan(0);
   });
 
+  it('is shared with the batch thread in the same folder, not a copy one level down', async () => {
+    const home = cacheHome();
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-cache-csv-'));
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(csv, 'phone,first_name\n(212) 555-0100,Ada\n');
+    // Nothing listens there: the thread starts, compiles, and ends on the first request (exit 1).
+    const env = { ...home.env, MSGCTL_BASE_URL: 'http://127.0.0.1:9/v1', MSGCTL_API_KEY: 'msk_test_unused' };
+    const r = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}', '--dry-run', '--retries', '0'], { env });
+    expect(r.stderr).toMatch(/127\.0\.0\.1:9/);
+    // Node keys its cache by version in a folder of its own (v24.…-x64-…); the thread's must be the same one.
+    const versions = readdirSync(home.compile);
+    expect(versions.length).toBeGreaterThan(0);
+    for (const version of versions) {
+      const inside = readdirSync(join(home.compile, version), { withFileTypes: true });
+      expect(inside.filter((entry) => entry.isDirectory()).map((entry) => entry.name)).toEqual([]);
+    }
+  });
+
   it('runs without it when the folder cannot be made', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'a-file');
     writeFileSync(file, '');

@@ -9,7 +9,7 @@
  * A later static import of the sandbox, CSV, prompts, the keychain or undici on
  * these paths fails here, whatever the machine's speed.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerHooks } from 'node:module';
 import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startTlsTerminator } from '../../bench/lib/private-ca.mjs';
 
 const sandbox = useSandbox();
 const tracer = pathToFileURL(fileURLToPath(new URL('../helpers/load-trace.mjs', import.meta.url))).href;
@@ -142,11 +143,21 @@ const HEAVY_SOURCES = [
   /^src\/cli\/output\/(jq|template|record-format|json-fields|pager|file-output|progress|table-render|record-view|text-width)\.ts$/,
 ];
 const HEAVY_PACKAGES = ['undici', 'fastify', 'csv-parse', '@inquirer/prompts', '@napi-rs/keyring', 'libphonenumber-js', 'cli-table3', 'cli-progress', 'open', 'jq-wasm', 'mustache', 'string-width'];
+/**
+ * Node's own modules a light command has no use for: Node's bundled undici (what `fetch`, or the
+ * `WebSocket` getter of node:http's ESM facade, loads: ~40 ms), node:crypto (~8-15 ms; a single
+ * send takes its key from /dev/urandom), worker threads (the batch thread), child processes (the
+ * keychain helper), readline (prompts), zlib and perf_hooks.
+ */
+const HEAVY_BUILTINS = ['internal/deps/undici/undici', 'crypto', 'internal/crypto/random', 'worker_threads', 'child_process', 'readline', 'zlib', 'perf_hooks'];
 
-function expectLight(loaded: Loaded) {
+/** `allowed`: Node modules the request itself needs (node:https loads node:crypto). */
+function expectLight(loaded: Loaded, allowed: string[] = []) {
   expect(loaded.sources).toContain('src/cli/api/client.ts'); // the trace works: it saw the command's own code
   for (const heavy of HEAVY_SOURCES) expect(loaded.sources.filter((s) => heavy.test(s))).toEqual([]);
   expect(loaded.packages.filter((p) => HEAVY_PACKAGES.includes(p))).toEqual([]);
+  expect(loaded.builtins).toContain('http'); // the list is there
+  expect(loaded.builtins.filter((b) => HEAVY_BUILTINS.includes(b) && !allowed.includes(b))).toEqual([]);
 }
 
 describe.skipIf(typeof registerHooks !== 'function')('what light commands load', () => {
@@ -162,12 +173,32 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
     expectLight(await traced(['org', '--json'], { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' }));
   });
 
+  it('send (one message): the same', async () => {
+    expectLight(await traced(['send', '--to', '(212) 555-0100', 'Your results are ready.']));
+  });
+
+  it('org --json and send over HTTPS (a TLS terminator, a private CA in NODE_EXTRA_CA_CERTS): tls, and still nothing heavy', async (context) => {
+    if (spawnSync('openssl', ['version']).status !== 0) return context.skip('openssl is not installed (it makes the private CA)');
+    const tls = await startTlsTerminator(Number(new URL(sandbox.current.baseUrl).port), process.env);
+    try {
+      const https = { MSGCTL_BASE_URL: sandbox.current.baseUrl.replace(/^http:\/\/[^/]+/, tls.origin), NODE_EXTRA_CA_CERTS: tls.ca };
+      for (const args of [['org', '--json'], ['send', '--to', '(212) 555-0100', 'Your results are ready.']]) {
+        const loaded = await traced(args, https);
+        expect(loaded.builtins, args.join(' ')).toContain('tls'); // it did go through TLS
+        expectLight(loaded, ['crypto', 'internal/crypto/random']); // node:https loads node:crypto itself
+      }
+    } finally {
+      await tls.stop();
+    }
+  });
+
   it('send --dry-run to a North American number: no phone metadata, no HTTP client at all', async () => {
     const loaded = await traced(['send', '--dry-run', '--to', '(212) 555-0100', 'Your results are ready.']);
     expect(loaded.sources).toContain('src/cli/send/build-request.ts');
     const httpClient = /^src\/cli\/api\/(client|http|transport|node-transport|proxy-transport)\.ts$/;
     expect(loaded.sources.filter((s) => httpClient.test(s) || HEAVY_SOURCES.some((h) => h.test(s)))).toEqual([]);
     expect(loaded.packages.filter((p) => HEAVY_PACKAGES.includes(p))).toEqual([]);
+    expect(loaded.builtins.filter((b) => HEAVY_BUILTINS.includes(b) || b === 'http')).toEqual([]);
   });
 
   it('send --dry-run into pipes and into files: writes them directly, never creating process.stdout or process.stderr (output/direct-output.ts)', async () => {

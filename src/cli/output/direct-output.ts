@@ -44,6 +44,12 @@ type StdioFd = 1 | 2;
 // Loaded at Node's bootstrap already; taken once, not on every write.
 const fs = process.getBuiltinModule('node:fs');
 
+// `scripts/build.mjs --without direct-output` (bench/mechanisms.mjs) builds the CLI with Node's
+// streams only, to measure what writing directly gains; every other build defines it true, and
+// esbuild drops the test. Undefined (the tests, which run the sources) means on.
+declare const __MSGCTL_DIRECT_OUTPUT__: boolean | undefined;
+const directOutputBuilt = typeof __MSGCTL_DIRECT_OUTPUT__ === 'boolean' ? __MSGCTL_DIRECT_OUTPUT__ : true;
+
 export class DirectOutput implements OutStream {
   readonly isTTY = false;
   readonly columns = undefined;
@@ -98,7 +104,7 @@ export class DirectOutput implements OutStream {
  * (module comment), else Node's stream, on which a closed stdout reader ends the process with 0.
  */
 export function mainThreadOutput(fd: StdioFd): OutStream {
-  const target = directTarget(fd);
+  const target = directOutputBuilt ? directTarget(fd) : null;
   return target === null ? nodeStream(fd) : new DirectOutput(fd, target);
 }
 

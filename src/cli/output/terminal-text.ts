@@ -35,7 +35,15 @@
 // Except: U+FE0E/U+FE0F right after an emoji (❤️, #️⃣), where they only choose text or
 // colour presentation. A reaction is stored in that form, and escaping it would garble every
 // heart; anywhere else (after a letter, or one after another) they could only hide data.
-const UNSAFE = /(?![\t\n\r])(?!(?<=\p{Emoji})[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F]{2}))[\p{Cc}\p{Cf}\p{DI}\p{Zl}\p{Zp}\p{Cs}\u2800]/gu;
+//
+// Made on first use, not when the module loads: the bundle builds it with `new RegExp` (the
+// target's regexp lowering), and building these property classes costs every command's
+// start-up ~1 ms, though most never show text from data (piped --json, a dry run).
+let unsafePattern: RegExp | undefined;
+function unsafe(): RegExp {
+  unsafePattern ??= /(?![\t\n\r])(?!(?<=\p{Emoji})[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F]{2}))[\p{Cc}\p{Cf}\p{DI}\p{Zl}\p{Zp}\p{Cs}\u2800]/gu;
+  return unsafePattern;
+}
 const TAB_NEWLINE = /[\t\n\r]/g;
 
 function visible(ch: string): string {
@@ -50,7 +58,7 @@ function visible(ch: string): string {
  * message); a lone CR is escaped either way, since it rewrites the line.
  */
 export function terminalSafe(text: string, options: { keepLines?: boolean } = {}): string {
-  const escaped = text.replace(UNSAFE, visible);
+  const escaped = text.replace(unsafe(), visible);
   if (options.keepLines) return escaped.replace(/\r(?!\n)/g, '\\r');
   return escaped.replace(TAB_NEWLINE, visible);
 }
@@ -63,7 +71,7 @@ export function terminalSafe(text: string, options: { keepLines?: boolean } = {}
  * keeps), so a reader gets exactly the same value. A lone surrogate is left to wellFormedJson.
  */
 export function jsonForTerminal(json: string): string {
-  return json.replace(UNSAFE, (ch) => {
+  return json.replace(unsafe(), (ch) => {
     if (/^\p{Cs}$/u.test(ch)) return ch;
     let out = '';
     for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
