@@ -14,7 +14,7 @@ const sandbox = useSandbox();
 const messageCount = () => sandbox.current.sb.db.messages.size;
 
 describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', () => {
-  it.each(['SIGTERM', 'SIGHUP'] as const)('%s ends `send` within a second, exit 143, nothing sent', async (signal) => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s ends `send` by its own handler (before the grace period), exit 143, nothing sent', async (signal) => {
     const before = messageCount();
     const child = execa(process.execPath, [binPath(), 'send', '--to', '+15555550124'], {
       env: sandboxEnv(sandbox.current),
@@ -27,7 +27,8 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
     const sent = Date.now();
     child.kill(signal);
     const result = await child;
-    expect(Date.now() - sent).toBeLessThan(1500);
+    // Ended by its own handler (exit 143 below), not by the 5 s grace period's kill: a bound far from any load.
+    expect(Date.now() - sent).toBeLessThan(4500);
     expect(result.exitCode).toBe(143);
     expect(String(result.stderr)).toContain('Terminated.');
     expect(messageCount()).toBe(before);
@@ -46,7 +47,8 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
     const sent = Date.now();
     child.kill('SIGTERM');
     const result = await child;
-    expect(Date.now() - sent).toBeLessThan(1500);
+    // Ended by its own handler (exit 143 below), not by the 5 s grace period's kill: a bound far from any load.
+    expect(Date.now() - sent).toBeLessThan(4500);
     expect(result.exitCode).toBe(143);
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
   });

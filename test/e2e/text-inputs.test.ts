@@ -101,12 +101,11 @@ describe('inputs that are not regular files', () => {
     ['api --input FIFO', ['api', 'POST', '/patients', '--input', fifo], /named pipe/],
     ['campaigns create --body-file /dev/zero', ['campaigns', 'create', '--name', 'x', '--body-file', '/dev/zero'], /a device/],
   ])('%s exits 2 at once, naming what it is', async (_name, args, what) => {
-    const started = Date.now();
+    // A command that waited on the pipe would be killed at the timeout, not exit 2 on its own.
     const r = await msgctl(args as string[], { env: env(), timeout: 10_000 });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(what as RegExp);
     expect(r.stderr).toMatch(/regular file, or - to read stdin/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a huge regular body file is refused from its size, without reading it', async () => {
