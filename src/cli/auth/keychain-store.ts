@@ -2,23 +2,30 @@
  * Secrets in the OS keychain through @napi-rs/keyring (service "msgctl",
  * account = profile name), with a hard time limit on every call.
  *
- * Each call runs in a short-lived child process. In-process is not safe:
- * creating an entry connects to D-Bus synchronously, so a session bus that
- * accepts the connection but never answers blocks the event loop for good
- * (no timer can fire), and a worker thread stuck in that native call cannot
- * be terminated and keeps even process.exit() from returning. A child can be
- * killed. The library still gets an AbortSignal inside the child, and the
- * parent races the child against the deadline and kills it when it loses.
+ * Reads, which every command with a stored credential makes, stay in this
+ * process: on Linux over the session D-Bus directly (secret-service-read.ts),
+ * on macOS and Windows through the module (keychain-in-process.ts). What the
+ * Linux reader does not answer for certain (a locked item, no bus address it
+ * knows) goes the way writes go.
+ *
+ * Writes and deletes (login, auth set-key, a refresh, logout), and those reads,
+ * run the module in a short-lived child process. In-process is not safe for
+ * them: on Linux creating an entry connects to D-Bus synchronously, so a session
+ * bus that accepts the connection but never answers blocks the event loop for
+ * good (no timer can fire), and a thread stuck in a native call cannot be
+ * stopped and keeps even process.exit() from returning. A child can be killed.
+ * The library still gets an AbortSignal inside the child, and the parent races
+ * the child against the deadline and kills it when it loses.
  *
  * On Linux the entry is pinned to the Secret Service: the library's default
  * falls back to the kernel keyring, which is lost on reboot (product.md §2).
  * Pinned, an unreachable Secret Service is an error, never a fallback.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Env, SecretStore } from './secret-store-types.js';
+import { DirectReadTimeout, type DirectAnswer } from './keychain-read.js';
 
 export const KEYCHAIN_SERVICE = 'msgctl';
 /**
@@ -62,16 +69,35 @@ export class SecretStoreUnavailableError extends CliError {
 type Operation = 'get' | 'set' | 'delete';
 const ACTION_OF: Record<Operation, Action> = { get: 'read', set: 'store', delete: 'delete' };
 
+/**
+ * A read in this process: the secret (null: none), or `handOver` to the helper. Throws
+ * DirectReadTimeout at the deadline, or an Error with the keychain's own message.
+ */
+export type DirectReader = (request: { service: string; account: string; env: Env; timeoutMs: number }) => Promise<DirectAnswer>;
+
+export interface KeychainOptions {
+  /** Starts one keychain call in a child; tests pass fakes (slow, size-limited). */
+  launch?: HelperLauncher;
+  platform?: NodeJS.Platform;
+  /** Reads in this process: by default the one for `platform`; null sends every read to the helper. */
+  readDirect?: DirectReader | null;
+}
+
 export class KeychainSecretStore implements SecretStore {
   readonly kind = 'keychain' as const;
+  private readonly launch: HelperLauncher;
+  private readonly platform: NodeJS.Platform;
+  private readonly readDirect: DirectReader | null;
 
   constructor(
     private readonly env: Env,
     readonly timeoutMs: number,
-    /** Starts one keychain call; tests pass fakes (slow, size-limited). */
-    private readonly launch: HelperLauncher = launchNodeHelper,
-    private readonly platform: NodeJS.Platform = process.platform,
-  ) {}
+    options: KeychainOptions = {},
+  ) {
+    this.launch = options.launch ?? launchNodeHelper;
+    this.platform = options.platform ?? process.platform;
+    this.readDirect = options.readDirect === undefined ? directReaderFor(this.platform) : options.readDirect;
+  }
 
   describe(): string {
     if (this.platform === 'darwin') return 'OS keychain (macOS Keychain)';
@@ -80,6 +106,13 @@ export class KeychainSecretStore implements SecretStore {
   }
 
   async get(profile: string): Promise<string | null> {
+    if (this.readDirect) {
+      const answer = await this.readDirect({ service: keychainService(this.env), account: profile, env: this.env, timeoutMs: this.timeoutMs }).catch((err: unknown) => {
+        const reason = err instanceof DirectReadTimeout ? timeoutReason(this.timeoutMs, this.platform) : explainKeychainFailure(err instanceof Error ? err.message : String(err), this.platform);
+        throw new SecretStoreUnavailableError('read', reason);
+      });
+      if ('secret' in answer) return answer.secret;
+    }
     const value = await this.call('get', profile);
     return typeof value === 'string' ? value : null;
   }
@@ -101,6 +134,17 @@ export class KeychainSecretStore implements SecretStore {
     if (!reply.ok) throw new SecretStoreUnavailableError(action, explainKeychainFailure(reply.message, this.platform));
     return reply.value;
   }
+}
+
+/** Linux: the Secret Service over D-Bus; macOS and Windows: the module in this process. */
+function directReaderFor(platform: NodeJS.Platform): DirectReader | null {
+  if (platform === 'linux') {
+    return async ({ service, account, env, timeoutMs }) => (await import('./secret-service-read.js')).readSecretServiceDirect(env, service, account, timeoutMs);
+  }
+  if (platform === 'darwin' || platform === 'win32') {
+    return async ({ service, account, timeoutMs }) => ({ secret: await (await import('./keychain-in-process.js')).readKeychainInProcess(service, account, timeoutMs) });
+  }
+  return null;
 }
 
 export type HelperReply = { ok: true; value: string | boolean | null } | { ok: false; message: string };
@@ -171,7 +215,7 @@ export type HelperLauncher = (request: HelperRequest) => RunningHelper;
 /** Node start-up and module load get their own, generous limit; they are not the keychain. */
 export const HELPER_START_LIMIT_MS = 20_000;
 
-const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, timeoutMs }) => {
+export const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, timeoutMs }) => {
   let modulePath: string;
   try {
     modulePath = resolveKeyringModule();
@@ -182,6 +226,8 @@ const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, t
   }
   const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const killer = new AbortController();
+  // Loaded here, not at the top: a read that never needs the helper loads no child_process.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, ['-e', HELPER_SOURCE, modulePath, op, service, account, String(timeoutMs)], {
     env: childEnv,
     stdio: ['pipe', 'pipe', 'ignore'],
