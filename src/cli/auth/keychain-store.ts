@@ -105,6 +105,10 @@ export class KeychainSecretStore implements SecretStore {
     return 'OS keychain (Secret Service)';
   }
 
+  entryProblem(secret: string): string | null {
+    return this.platform === 'win32' ? windowsEntryProblem(secret) : null;
+  }
+
   async get(profile: string): Promise<string | null> {
     if (this.readDirect) {
       const answer = await this.readDirect({ service: keychainService(this.env), account: profile, env: this.env, timeoutMs: this.timeoutMs }).catch((err: unknown) => {
@@ -134,6 +138,19 @@ export class KeychainSecretStore implements SecretStore {
     if (!reply.ok) throw new SecretStoreUnavailableError(action, explainKeychainFailure(reply.message, this.platform));
     return reply.value;
   }
+}
+
+/**
+ * Windows Credential Manager keeps at most 2,560 bytes per entry (CRED_MAX_CREDENTIAL_BLOB_SIZE),
+ * and the keychain module stores a secret as UTF-16: 1,280 UTF-16 code units, which is what
+ * a JavaScript string's length counts. macOS's keychain and the Secret Service have no such limit.
+ */
+export const WINDOWS_ENTRY_LIMIT_BYTES = 2560;
+
+function windowsEntryProblem(secret: string): string | null {
+  const bytes = secret.length * 2;
+  if (bytes <= WINDOWS_ENTRY_LIMIT_BYTES) return null;
+  return `${secret.length.toLocaleString('en-US')} characters (${bytes.toLocaleString('en-US')} bytes), more than the 1,280 characters (2,560 bytes) Windows Credential Manager keeps in one entry`;
 }
 
 /** Linux: the Secret Service over D-Bus; macOS and Windows: the module in this process. */

@@ -25,8 +25,11 @@ export async function run(ctx: Context, opts: AuthSetKeyOptions): Promise<void> 
   const profileName = await ctx.profileName();
   const config = await ctx.config();
   const storage = opts.insecureStorage ? 'file' : 'keychain';
-  const where = await creds.saveStoredCredential(ctx.env, config, profileName, { kind: 'api_key', api_key: apiKey }, storage, opts.name);
-  await config.updateProfile(profileName, { base_url: baseUrl, organization });
+  const where = await creds.saveStoredCredential(ctx.env, config, profileName, { kind: 'api_key', api_key: apiKey }, storage, {
+    name: opts.name,
+    profile: { base_url: baseUrl, organization },
+    tooLargeHints: ['Store it in a file only you can read instead: msgctl auth set-key --insecure-storage', 'Or give it to each command in MSGCTL_API_KEY.'],
+  });
   if (opts.insecureStorage) ctx.out.warn(`the key is stored unencrypted in ${where}; anyone with your user account can read it.`);
   ctx.out.info(`Stored API key${opts.name ? ` "${opts.name}"` : ''} for profile "${profileName}" in ${where}.`);
   if (ctx.out.mode === 'json') await ctx.out.json({ profile: profileName, storage, organization });

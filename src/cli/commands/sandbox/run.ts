@@ -46,7 +46,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
     const config = await ctx.config();
     const { saveStoredCredential } = await import('../../auth/credentials.js');
     // A sandbox key is not a real secret, and the sandbox must work on machines without a keychain.
-    await saveStoredCredential(ctx.env, config, 'sandbox', { kind: 'api_key', api_key: c.api_key }, 'file', 'Sandbox full access');
+    await saveStoredCredential(ctx.env, config, 'sandbox', { kind: 'api_key', api_key: c.api_key }, 'file', { name: 'Sandbox full access' });
     await config.updateProfile('sandbox', {
       base_url: sandbox.baseUrl,
       client_id: c.oauth_client_id,
