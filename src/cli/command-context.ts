@@ -117,7 +117,7 @@ export class CommandContext implements Context {
     this.credentialPromise ??= (async () => {
       // Loaded side by side, not one after the other: each import is a round of the module loader.
       const [{ resolveCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
-      return resolveCredential(this.env, profileName, config);
+      return resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
     })();
     return this.credentialPromise;
   }

@@ -62,10 +62,12 @@ export async function loadStoredCredential(
   profile: ProfileConfig | undefined,
   /** When given, a session in the old single-entry layout is rewritten in today's (token-entries.ts). */
   config?: ConfigStore,
+  /** Says what the user should know about their stored credentials (a file moved out of a roaming profile). */
+  notify?: (message: string) => void,
 ): Promise<ResolvedCredential | null> {
   if (!profile?.credential) return null;
   const { openSecretStore } = await import('./secret-store.js');
-  const store = openSecretStore(profile.credential.storage, env);
+  const store = openSecretStore(profile.credential.storage, env, { notify });
   const secret = await store.get(profileName);
   if (!secret) return null;
   const credential = parseStoredCredential(secret);
@@ -117,8 +119,9 @@ export async function resolveCredential(
   env: Env,
   profileName: string,
   config: ConfigStore,
+  notify?: (message: string) => void,
 ): Promise<ResolvedCredential | null> {
-  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName), config);
+  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName), config, notify);
 }
 
 export interface SaveOptions {
@@ -130,6 +133,8 @@ export interface SaveOptions {
   profile?: Partial<ProfileConfig>;
   /** The ways out when the store cannot keep it (all-or-nothing.ts). */
   tooLargeHints?: string[];
+  /** Says what the user should know about the store (ctx.out.warn). */
+  notify?: (message: string) => void;
 }
 
 /**
@@ -145,7 +150,7 @@ export async function saveStoredCredential(
   options: SaveOptions = {},
 ): Promise<string> {
   const [{ openSecretStore }, { storeAllOrNothing }] = await Promise.all([import('./secret-store.js'), import('./all-or-nothing.js')]);
-  const store = openSecretStore(storage, env);
+  const store = openSecretStore(storage, env, { notify: options.notify });
   const nonSecrets = credential.kind === 'oauth' ? nonSecretsOf(credential, undefined) : {};
   await storeAllOrNothing(store, [{ account: profileName, secret: JSON.stringify(credential) }, ...(options.secrets ?? [])], {
     what: credential.kind === 'oauth' ? 'the login session' : 'the API key',

@@ -113,6 +113,7 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
       secrets: client.secretToStore ? [client.secretToStore] : [],
       profile: { base_url: baseUrl, client_id: client.clientId, organization: profile ? profile.organization : undefined },
       tooLargeHints: TOO_LARGE_HINTS,
+      notify: (message) => ctx.out.warn(message),
     });
   } catch (err) {
     // Tokens nobody keeps are better ended now than left valid for their lifetime.

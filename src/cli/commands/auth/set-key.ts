@@ -29,6 +29,7 @@ export async function run(ctx: Context, opts: AuthSetKeyOptions): Promise<void> 
     name: opts.name,
     profile: { base_url: baseUrl, organization },
     tooLargeHints: ['Store it in a file only you can read instead: msgctl auth set-key --insecure-storage', 'Or give it to each command in MSGCTL_API_KEY.'],
+    notify: (message) => ctx.out.warn(message),
   });
   if (opts.insecureStorage) ctx.out.warn(`the key is stored unencrypted in ${where}; anyone with your user account can read it.`);
   ctx.out.info(`Stored API key${opts.name ? ` "${opts.name}"` : ''} for profile "${profileName}" in ${where}.`);
