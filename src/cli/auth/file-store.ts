@@ -12,6 +12,7 @@ import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { insecureCredentialsFile, roamingCredentialsFile } from '../config/paths.js';
 import { withFileLock } from '../config/file-lock.js';
+import { privateFileWords, removeFileCommand } from '../output/platform-words.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 
 // Not the ESM facade of node:fs, which loads its streams (start-up; see bin/code-cache.js).
@@ -54,7 +55,7 @@ export class FileSecretStore implements SecretStore {
       ? '~' + this.path.slice(this.home.length)
       : this.path;
     // Mode bits mean nothing on Windows; the file is in the user's own %LOCALAPPDATA%.
-    return checksMode() ? `file ${shown} (0600)` : `file ${shown} (your Windows account's, on this PC only)`;
+    return `file ${shown} (${privateFileWords()})`;
   }
 
   async get(profile: string): Promise<string | null> {
@@ -141,7 +142,7 @@ export class FileSecretStore implements SecretStore {
     if (!isStringRecord(parsed)) {
       // Never echo the content: it holds secrets.
       throw new CredentialsFileError(`${file} is not a valid credentials file (expected a JSON object of profile names to secrets).`, [
-        `Fix or remove it, then store the credential again: ${checksMode() ? 'rm' : 'del'} "${file}"`,
+        `Fix or remove it, then store the credential again: ${removeFileCommand(file)}`,
       ]);
     }
     return new Map(Object.entries(parsed));

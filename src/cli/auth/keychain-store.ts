@@ -367,7 +367,7 @@ const MACOS_RULES: Rule[] = [
 const WINDOWS_RULES: Rule[] = [
   [
     /logon session does not exist|1312/i,
-    'this Windows session has no Credential Manager (a Task Scheduler job set to "Run whether user is logged on or not" without "Do not store password" gets none); use MSGCTL_API_KEY in the task, or --insecure-storage',
+    'this Windows logon session has no Credential Manager: a Task Scheduler task set to "Run whether user is logged on or not" with "Do not store password" checked runs without one; store the password with the task (LogonType Password), or give the task MSGCTL_API_KEY or --insecure-storage',
   ],
   [/longer than platform limit|too long|2560/i, 'the credential is larger than Windows Credential Manager accepts (2,560 bytes per entry)'],
   [/timed? ?out|AbortError|aborted/i, 'Windows Credential Manager did not answer in time'],

@@ -42,11 +42,12 @@ export function register(auth: Command, act: Act): void {
     .command('set-key')
     .description('Store an organization API key for the profile (read from stdin or a hidden prompt, never argv)')
     .option('--name <name>', 'a label for the key, shown by `auth status`')
-    .option('--insecure-storage', 'store in a file readable only by you (0600) instead of the OS keychain')
+    .option('--insecure-storage', 'store in a file only you can read instead of the OS keychain (mode 0600; on Windows in %LOCALAPPDATA%, which does not roam)')
     .action(act((ctx, flags: AuthSetKeyOptions) => run(ctx, flags)));
   examples(setKey, [
     'msgctl auth set-key --name nightly-reminders            # paste at the hidden prompt',
     'printf %s "$KEY" | msgctl --profile prod --base-url https://api.example.com/v1 auth set-key',
     'printf %s "$KEY" | msgctl auth set-key --insecure-storage   # headless box without a keychain',
+    '$Key | msgctl auth set-key --name nightly-reminders   # PowerShell',
   ]);
 }

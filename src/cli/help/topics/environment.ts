@@ -49,6 +49,7 @@ For contributors (npm test, npm run demo, CI):
 
 Examples:
   MSGCTL_API_KEY="$(cat ~/.msgctl-key)" msgctl send --csv tomorrow.csv --template-file reminder.txt
+  $env:MSGCTL_API_KEY = Get-Content ~\\.msgctl-key; msgctl send --csv tomorrow.csv --template-file reminder.txt   # PowerShell
   MSGCTL_PROFILE=sandbox msgctl patients list
   HTTPS_PROXY=http://proxy.clinic.example:3128 msgctl org
 `,
