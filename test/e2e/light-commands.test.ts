@@ -192,6 +192,9 @@ describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KE
       expect(loaded.sources).toContain('src/cli/auth/secret-service-read.ts');
       expect(loaded.packages).not.toContain('@napi-rs/keyring');
       expect(loaded.builtins).not.toContain('child_process');
+      // No more of Node than the same command with MSGCTL_API_KEY (node:crypto, fs/promises: milliseconds each).
+      const withEnvKey = await traced(['org', '--json']);
+      expect(loaded.builtins.filter((b) => !withEnvKey.builtins.includes(b))).toEqual([]);
     } finally {
       await msgctl(['logout'], { env });
     }

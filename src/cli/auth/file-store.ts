@@ -3,10 +3,7 @@
  * in a file only its owner can read. Like ssh with private keys, a file that
  * others can read or write is refused rather than used.
  */
-import { randomBytes } from 'node:crypto';
-import { open, unlink } from 'node:fs/promises';
 import { ensureOwnFolder, openOwn } from '../util/own-files.js';
-import { replaceFile } from '../util/replace-file.js';
 import { dirname, basename, join, sep } from 'node:path';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -17,6 +14,9 @@ import type { Env, SecretStore } from './secret-store-types.js';
 
 // Not the ESM facade of node:fs, which loads its streams (start-up; see bin/code-cache.js).
 const { closeSync, fstatSync, readFileSync } = process.getBuiltinModule('node:fs');
+// Only writing needs node:crypto and fs/promises: loaded then, not by every command that opens a
+// secret store (it is loaded to read the keychain too, and node:crypto alone costs milliseconds).
+const writing = () => ({ ...process.getBuiltinModule('node:fs/promises'), randomBytes: process.getBuiltinModule('node:crypto').randomBytes });
 
 const FILE_MODE = 0o600;
 /** Any permission for group or others. */
@@ -80,7 +80,7 @@ export class FileSecretStore implements SecretStore {
       const secrets = await this.load();
       if (!secrets.delete(profile)) return false;
       // Logging out of the last profile should leave no credentials file behind.
-      if (secrets.size === 0) await unlink(join(ensureOwnFolder(dirname(this.path), 'the credentials folder'), basename(this.path)));
+      if (secrets.size === 0) await writing().unlink(join(ensureOwnFolder(dirname(this.path), 'the credentials folder'), basename(this.path)));
       else await this.save(secrets);
       return true;
     });
@@ -100,7 +100,7 @@ export class FileSecretStore implements SecretStore {
         if (roaming === null) return;
         const here = await this.load(this.path);
         if (here === null) await this.save(roaming);
-        await unlink(from);
+        await writing().unlink(from);
         this.notify(
           here === null
             ? `moved the --insecure-storage credentials from ${from}, which roams with your Windows profile (copied to a profile server), to ${this.path}, on this PC only. Secrets stored there may already have been copied: consider replacing them (msgctl auth set-key, msgctl login).`
@@ -167,6 +167,8 @@ export class FileSecretStore implements SecretStore {
     // The folder as checked and resolved once: the temp file and the rename never go through a link.
     const dir = ensureOwnFolder(dirname(this.path), 'the credentials folder');
     const target = join(dir, basename(this.path));
+    const { open, unlink, randomBytes } = writing();
+    const { replaceFile } = await import('../util/replace-file.js');
     const temp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
     const body = JSON.stringify(Object.fromEntries(secrets), null, 2) + '\n';
     // 'wx': fail rather than write through something already at that name.
@@ -193,7 +195,7 @@ export class FileSecretStore implements SecretStore {
 /** Makes the rename itself durable; not every platform can fsync a directory. */
 async function syncDirectory(dir: string): Promise<void> {
   if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r').catch(() => undefined);
+  const handle = await writing().open(dir, 'r').catch(() => undefined);
   if (!handle) return;
   try {
     await handle.sync();

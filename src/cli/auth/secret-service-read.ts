@@ -83,14 +83,14 @@ export async function readSecretServiceDirect(env: Env, service: string, account
 
 async function lookUp(bus: BusConnection, service: string, account: string): Promise<DirectAnswer> {
   await bus.authenticate();
-  // Sent together: the bus answers in order, and none needs another's answer.
-  const [, opened, found] = await Promise.all([
+  // Sent together, in one write: the bus answers in order, and none needs another's answer.
+  const [, opened, found] = await bus.together(() => [
     bus.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' }),
     bus.call({ destination: SECRETS, path: SERVICE_PATH, interface: SERVICE_IFACE, member: 'OpenSession', args: [{ type: 's', value: 'plain' }, { type: 'v', value: { type: 's', value: '' } }] }),
     bus.call({ destination: SECRETS, path: SERVICE_PATH, interface: SERVICE_IFACE, member: 'SearchItems', args: [{ type: 'a{ss}', value: { service, username: account } }] }),
   ]);
-  const session = opened[1];
-  const [unlocked, locked] = found as [unknown, unknown];
+  const session = opened?.[1];
+  const [unlocked, locked] = (found ?? []) as [unknown, unknown];
   if (typeof session !== 'string' || !isStringList(unlocked) || !isStringList(locked)) return { handOver: 'an unexpected answer from the Secret Service' };
   const item = chooseItem(unlocked, locked);
   if (typeof item !== 'string') return item;
@@ -161,8 +161,16 @@ class BusConnection {
     this.socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(this.uid)).toString('hex')}\r\n`);
     const answer = await Promise.race([line, this.failed]);
     if (!answer.startsWith('OK ')) throw new Error(`the session bus refused to authenticate (${answer.split(' ')[0]})`);
-    this.socket.write('BEGIN\r\n');
     this.authenticated = true;
+  }
+
+  /** BEGIN (the end of authentication) and the calls `send` makes, as one write; their replies. */
+  together(send: () => Promise<unknown[]>[]): Promise<unknown[][]> {
+    this.socket.cork();
+    this.socket.write('BEGIN\r\n');
+    const replies = send();
+    this.socket.uncork();
+    return Promise.all(replies);
   }
 
   call(call: Omit<MethodCall, 'serial'>): Promise<unknown[]> {
