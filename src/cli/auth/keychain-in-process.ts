@@ -23,7 +23,11 @@ type KeyringModule = typeof import('@napi-rs/keyring');
 let keyring: KeyringModule | undefined;
 
 function loadKeyring(): KeyringModule {
-  keyring ??= createRequire(import.meta.url)('@napi-rs/keyring') as KeyringModule;
+  try {
+    keyring ??= createRequire(import.meta.url)('@napi-rs/keyring') as KeyringModule;
+  } catch (err) {
+    throw new Error(`the keychain module could not be loaded: ${(err as Error).message}`);
+  }
   return keyring;
 }
 
