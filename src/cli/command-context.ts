@@ -118,7 +118,7 @@ export class CommandContext implements Context {
     this.credentialPromise ??= (async () => {
       // Loaded side by side, not one after the other: each import is a round of the module loader.
       const [{ resolveCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
-      return resolveCredential(this.env, profileName, config);
+      return resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
     })();
     return this.credentialPromise;
   }
@@ -173,9 +173,10 @@ export class CommandContext implements Context {
     const baseUrl = (await this.config()).profile(profile)?.base_url;
     const local = baseUrl !== undefined && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(baseUrl);
     if (profile !== 'sandbox' && !local) return [];
+    const { setVariablesPhrase } = await import('./output/platform-words.js');
     return [
       'A local sandbox: restart it with `msgctl sandbox --write-profile`, which writes its new API key into the "sandbox" profile',
-      '(or export MSGCTL_API_KEY with the key the running sandbox printed).',
+      `(or ${setVariablesPhrase(['MSGCTL_API_KEY'])} with the key the running sandbox printed).`,
     ];
   }
 

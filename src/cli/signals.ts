@@ -4,10 +4,11 @@
  * journal what is in flight, removes what it registered (`events listen`
  * endpoints) and flushes sandbox writes, then exits with 130 or 143.
  *
- * SIGHUP (the terminal or ssh session closed) and, on Windows, SIGBREAK
- * (Ctrl-Break, or a console window being closed) are ended like SIGTERM: each
- * means "stop now", and a command that ignored them would leave webhook
- * endpoints behind or lose sandbox writes. A second Ctrl-C exits at once.
+ * SIGHUP (the terminal or ssh session closed; on Windows, Node's name for the
+ * console window being closed) and, on Windows, SIGBREAK (Ctrl-Break) are
+ * ended like SIGTERM: each means "stop now", and a command that ignored them
+ * would leave webhook endpoints behind or lose sandbox writes. A second
+ * Ctrl-C exits at once.
  */
 import { ExitCode } from './exit-codes.js';
 

@@ -77,7 +77,7 @@ describe('hints of other commands fit where the credential came from', () => {
   it('oauth_required with MSGCTL_API_KEY: login alone would not help while the key overrides it', async () => {
     const r = await msgctl(['me'], { env: sandboxEnv(sandbox.current) });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain('unset it and run `msgctl login`');
+    expect(r.stderr).toContain('unset it (`unset MSGCTL_API_KEY`) and run `msgctl login`');
   });
 });
 

@@ -39,7 +39,7 @@ describe('msgctl doctor', () => {
     expect(r.line('credential')).toMatchObject({
       status: 'fail',
       detail: 'API key from MSGCTL_API_KEY was refused (HTTP 401 invalid_token)',
-      fix: expect.stringContaining('fix or unset MSGCTL_API_KEY'),
+      fix: expect.stringContaining('fix MSGCTL_API_KEY or unset it (`unset MSGCTL_API_KEY`)'),
     });
   });
 
@@ -92,11 +92,11 @@ describe('msgctl doctor', () => {
     const env = sandboxEnv(sandbox.current, { MSGCTL_API_KEY: 'msk_test_wrong' });
     const tty = await msgctl(['doctor'], { env, tty: true, columns: 200 });
     expect(tty.stdout).toMatch(/^FAIL {2}credential +API key from MSGCTL_API_KEY was refused/m);
-    expect(tty.stdout).toMatch(/^ +fix: fix or unset MSGCTL_API_KEY/m);
+    expect(tty.stdout).toMatch(/^ +fix: fix MSGCTL_API_KEY or unset it/m);
     expect(tty.stderr).toMatch(/1 problem\(s\) to fix/);
     const piped = await msgctl(['doctor'], { env });
     expect(piped.stdout.split('\n').filter(Boolean)).toHaveLength(7);
-    expect(piped.stdout).toMatch(/^fail\tcredential\tAPI key from MSGCTL_API_KEY was refused \(HTTP 401 invalid_token\)\tfix or unset/m);
+    expect(piped.stdout).toMatch(/^fail\tcredential\tAPI key from MSGCTL_API_KEY was refused \(HTTP 401 invalid_token\)\tfix MSGCTL_API_KEY or unset it/m);
   });
 });
 

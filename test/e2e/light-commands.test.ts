@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerHooks } from 'node:module';
-import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { binPath, isolatedEnv, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startTlsTerminator } from '../../bench/lib/private-ca.mjs';
 
@@ -208,6 +208,26 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
       const loaded = await traced(['send', '--dry-run', '--to', '(212) 555-0100', 'Your results are ready.'], {}, outputs);
       expect(loaded.builtins).toContain('fs'); // the list is there
       expect(loaded.builtins.filter((b) => ['net', 'tty', 'stream', 'internal/fs/sync_write_stream'].includes(b)), outputs).toEqual([]);
+    }
+  });
+});
+
+// Issue 30: the keychain path as light as the environment's. Linux, with a real Secret Service (CI).
+describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KEYCHAIN === '1' && process.platform === 'linux')('a credential in the keychain', () => {
+  it('org --json reads it in this process: no keyring addon, no second Node', async () => {
+    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
+    const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });
+    expect(stored.exitCode, stored.stderr).toBe(0);
+    try {
+      const loaded = await traced(['org', '--json'], { MSGCTL_API_KEY: '', HOME: env.HOME!, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME! });
+      expect(loaded.sources).toContain('src/cli/auth/secret-service-read.ts');
+      expect(loaded.packages).not.toContain('@napi-rs/keyring');
+      expect(loaded.builtins).not.toContain('child_process');
+      // No more of Node than the same command with MSGCTL_API_KEY (node:crypto, fs/promises: milliseconds each).
+      const withEnvKey = await traced(['org', '--json']);
+      expect(loaded.builtins.filter((b) => !withEnvKey.builtins.includes(b))).toEqual([]);
+    } finally {
+      await msgctl(['logout'], { env });
     }
   });
 });

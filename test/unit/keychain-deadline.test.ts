@@ -32,14 +32,14 @@ function fakeHelper(startMs: number, answerMs: number | null, requests: HelperRe
 
 describe('keychain deadline', () => {
   it('starts when the helper is ready: a slow start does not use up the time', async () => {
-    const store = new KeychainSecretStore({}, 300, fakeHelper(700, 150));
+    const store = new KeychainSecretStore({}, 300, { launch: fakeHelper(700, 150), readDirect: null });
     // On main the deadline ran from the spawn: 700 ms of start-up beat a 300 ms limit.
     expect(await store.get('default')).toBe('sk_test_slow');
   });
 
   it('gives up at the deadline once ready, kills the helper, and says why for the OS', async () => {
     const killed = { count: 0 };
-    const store = new KeychainSecretStore({}, 200, fakeHelper(50, null, [], killed), 'darwin');
+    const store = new KeychainSecretStore({}, 200, { launch: fakeHelper(50, null, [], killed), platform: 'darwin', readDirect: null });
     const started = Date.now();
     const err = await store.get('default').catch((e: unknown) => e);
     expect(Date.now() - started).toBeGreaterThanOrEqual(240);
@@ -69,7 +69,7 @@ describe('keychain service name', () => {
   it('is the test name in this very test process, so no test touches real entries', async () => {
     expect(process.env.MSGCTL_KEYCHAIN_SERVICE).toBe('msgctl-test');
     const requests: HelperRequest[] = [];
-    await new KeychainSecretStore(process.env, 500, fakeHelper(0, 0, requests)).set('default', 'sk_test_x');
+    await new KeychainSecretStore(process.env, 500, { launch: fakeHelper(0, 0, requests), readDirect: null }).set('default', 'sk_test_x');
     expect(requests[0]).toMatchObject({ service: 'msgctl-test', account: 'default', secret: 'sk_test_x' });
   });
 });

@@ -41,6 +41,19 @@ describe('locate', () => {
     expect(locate(env, where)).toMatchObject({ configDir, stateDir });
   });
 
+  it('keeps the --insecure-storage file out of the roaming profile on Windows, beside config elsewhere (issue 32)', () => {
+    expect(locate(WIN_ENV, win)).toMatchObject({
+      secretsDir: 'C:\\Users\\Jane Doe\\AppData\\Local\\msgctl',
+      roamingSecretsDir: 'C:\\Users\\Jane Doe\\AppData\\Roaming\\msgctl',
+    });
+    expect(locate({}, win).secretsDir).toBe('C:\\Users\\Jane Doe\\AppData\\Local\\msgctl');
+    // A folder the user named is where they want it, and nothing roams from there.
+    expect(locate({ ...WIN_ENV, XDG_CONFIG_HOME: 'D:\\cfg' }, win)).toMatchObject({ secretsDir: 'D:\\cfg\\msgctl', roamingSecretsDir: undefined });
+    expect(locate({ HOME: '/Users/jane' }, mac).secretsDir).toBe('/Users/jane/.config/msgctl');
+    expect(locate({ HOME: '/Users/jane' }, mac).roamingSecretsDir).toBeUndefined();
+    expect(locate({ HOME: '/home/jane' }, linux).secretsDir).toBe('/home/jane/.config/msgctl');
+  });
+
   it('names the 0.1 location on Windows only, to read it once', () => {
     expect(locate(WIN_ENV, win).legacyConfigDir).toBe('C:\\Users\\Jane Doe\\.config\\msgctl');
     expect(locate({ ...WIN_ENV, XDG_CONFIG_HOME: 'D:\\cfg' }, win).legacyConfigDir).toBeUndefined();
@@ -51,14 +64,15 @@ describe('locate', () => {
 describe('migrateLegacyConfig', () => {
   it('copies config.json and credentials.json from the old folder once, and never overwrites', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'msgctl-migrate-'));
-    const where = { configDir: path.join(root, 'new', 'msgctl'), stateDir: path.join(root, 'state'), legacyConfigDir: path.join(root, 'old') };
+    const where = { configDir: path.join(root, 'new', 'msgctl'), stateDir: path.join(root, 'state'), secretsDir: path.join(root, 'local', 'msgctl'), legacyConfigDir: path.join(root, 'old') };
     await mkdir(where.legacyConfigDir, { recursive: true });
     await writeFile(path.join(where.legacyConfigDir, 'config.json'), '{"profiles":{"clinic":{}}}\n');
     await writeFile(path.join(where.legacyConfigDir, 'credentials.json'), '{"clinic":"sk_test_x"}\n');
 
     expect(await migrateLegacyConfig({}, where)).toBe(true);
     expect(await readFile(path.join(where.configDir, 'config.json'), 'utf8')).toContain('clinic');
-    expect(await readFile(path.join(where.configDir, 'credentials.json'), 'utf8')).toContain('sk_test_x');
+    // The secrets to this PC's own folder, not the roaming one (issue 32).
+    expect(await readFile(path.join(where.secretsDir, 'credentials.json'), 'utf8')).toContain('sk_test_x');
 
     await writeFile(path.join(where.legacyConfigDir, 'config.json'), '{"profiles":{"stale":{}}}\n');
     expect(await migrateLegacyConfig({}, where)).toBe(false);
@@ -67,7 +81,7 @@ describe('migrateLegacyConfig', () => {
 
   it('does nothing without an old config', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'msgctl-migrate-'));
-    const where = { configDir: path.join(root, 'new'), stateDir: root, legacyConfigDir: path.join(root, 'none') };
+    const where = { configDir: path.join(root, 'new'), stateDir: root, secretsDir: path.join(root, 'new'), legacyConfigDir: path.join(root, 'none') };
     expect(await migrateLegacyConfig({}, where)).toBe(false);
   });
 });

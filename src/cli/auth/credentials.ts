@@ -6,6 +6,7 @@
 import type { ConfigStore, ProfileConfig } from '../config/config.js';
 import type { CredentialProvider } from '../api/client.js';
 import type { SecretStore } from './secret-store.js';
+import type { SecretWrite } from './all-or-nothing.js';
 
 export interface StoredApiKey {
   kind: 'api_key';
@@ -61,10 +62,12 @@ export async function loadStoredCredential(
   profile: ProfileConfig | undefined,
   /** When given, a session in the old single-entry layout is rewritten in today's (token-entries.ts). */
   config?: ConfigStore,
+  /** Says what the user should know about their stored credentials (a file moved out of a roaming profile). */
+  notify?: (message: string) => void,
 ): Promise<ResolvedCredential | null> {
   if (!profile?.credential) return null;
   const { openSecretStore } = await import('./secret-store.js');
-  const store = openSecretStore(profile.credential.storage, env);
+  const store = openSecretStore(profile.credential.storage, env, { notify });
   const secret = await store.get(profileName);
   if (!secret) return null;
   const credential = parseStoredCredential(secret);
@@ -116,23 +119,44 @@ export async function resolveCredential(
   env: Env,
   profileName: string,
   config: ConfigStore,
+  notify?: (message: string) => void,
 ): Promise<ResolvedCredential | null> {
-  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName), config);
+  return credentialFromEnv(env) ?? loadStoredCredential(env, profileName, config.profile(profileName), config, notify);
 }
 
+export interface SaveOptions {
+  /** A label for an API key (`auth set-key --name`). */
+  name?: string;
+  /** More secrets stored with it, all or nothing (the OAuth client secret). */
+  secrets?: SecretWrite[];
+  /** More of the profile written with it (base URL, organization). */
+  profile?: Partial<ProfileConfig>;
+  /** The ways out when the store cannot keep it (all-or-nothing.ts). */
+  tooLargeHints?: string[];
+  /** Says what the user should know about the store (ctx.out.warn). */
+  notify?: (message: string) => void;
+}
+
+/**
+ * Stores the credential (and `options.secrets`) and records it in the profile, all or nothing
+ * (all-or-nothing.ts): on failure the profile keeps what it had. Returns where it went.
+ */
 export async function saveStoredCredential(
   env: Env,
   config: ConfigStore,
   profileName: string,
   credential: StoredCredential,
   storage: 'keychain' | 'file',
-  name?: string,
+  options: SaveOptions = {},
 ): Promise<string> {
-  const { openSecretStore } = await import('./secret-store.js');
-  const store = openSecretStore(storage, env);
-  await store.set(profileName, JSON.stringify(credential));
+  const [{ openSecretStore }, { storeAllOrNothing }] = await Promise.all([import('./secret-store.js'), import('./all-or-nothing.js')]);
+  const store = openSecretStore(storage, env, { notify: options.notify });
   const nonSecrets = credential.kind === 'oauth' ? nonSecretsOf(credential, undefined) : {};
-  await config.updateProfile(profileName, { ...nonSecrets, credential: { kind: credential.kind, storage, name } });
+  await storeAllOrNothing(store, [{ account: profileName, secret: JSON.stringify(credential) }, ...(options.secrets ?? [])], {
+    what: credential.kind === 'oauth' ? 'the login session' : 'the API key',
+    tooLargeHints: options.tooLargeHints ?? [],
+    then: () => config.updateProfile(profileName, { ...options.profile, ...nonSecrets, credential: { kind: credential.kind, storage, name: options.name } }),
+  });
   return store.describe();
 }
 

@@ -2,23 +2,30 @@
  * Secrets in the OS keychain through @napi-rs/keyring (service "msgctl",
  * account = profile name), with a hard time limit on every call.
  *
- * Each call runs in a short-lived child process. In-process is not safe:
- * creating an entry connects to D-Bus synchronously, so a session bus that
- * accepts the connection but never answers blocks the event loop for good
- * (no timer can fire), and a worker thread stuck in that native call cannot
- * be terminated and keeps even process.exit() from returning. A child can be
- * killed. The library still gets an AbortSignal inside the child, and the
- * parent races the child against the deadline and kills it when it loses.
+ * Reads, which every command with a stored credential makes, stay in this
+ * process: on Linux over the session D-Bus directly (secret-service-read.ts),
+ * on macOS and Windows through the module (keychain-in-process.ts). What the
+ * Linux reader does not answer for certain (a locked item, no bus address it
+ * knows) goes the way writes go.
+ *
+ * Writes and deletes (login, auth set-key, a refresh, logout), and those reads,
+ * run the module in a short-lived child process. In-process is not safe for
+ * them: on Linux creating an entry connects to D-Bus synchronously, so a session
+ * bus that accepts the connection but never answers blocks the event loop for
+ * good (no timer can fire), and a thread stuck in a native call cannot be
+ * stopped and keeps even process.exit() from returning. A child can be killed.
+ * The library still gets an AbortSignal inside the child, and the parent races
+ * the child against the deadline and kills it when it loses.
  *
  * On Linux the entry is pinned to the Secret Service: the library's default
  * falls back to the kernel keyring, which is lost on reboot (product.md §2).
  * Pinned, an unreachable Secret Service is an error, never a fallback.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Env, SecretStore } from './secret-store-types.js';
+import { DirectReadTimeout, type DirectAnswer } from './keychain-read.js';
 
 export const KEYCHAIN_SERVICE = 'msgctl';
 /**
@@ -62,16 +69,35 @@ export class SecretStoreUnavailableError extends CliError {
 type Operation = 'get' | 'set' | 'delete';
 const ACTION_OF: Record<Operation, Action> = { get: 'read', set: 'store', delete: 'delete' };
 
+/**
+ * A read in this process: the secret (null: none), or `handOver` to the helper. Throws
+ * DirectReadTimeout at the deadline, or an Error with the keychain's own message.
+ */
+export type DirectReader = (request: { service: string; account: string; env: Env; timeoutMs: number }) => Promise<DirectAnswer>;
+
+export interface KeychainOptions {
+  /** Starts one keychain call in a child; tests pass fakes (slow, size-limited). */
+  launch?: HelperLauncher;
+  platform?: NodeJS.Platform;
+  /** Reads in this process: by default the one for `platform`; null sends every read to the helper. */
+  readDirect?: DirectReader | null;
+}
+
 export class KeychainSecretStore implements SecretStore {
   readonly kind = 'keychain' as const;
+  private readonly launch: HelperLauncher;
+  private readonly platform: NodeJS.Platform;
+  private readonly readDirect: DirectReader | null;
 
   constructor(
     private readonly env: Env,
     readonly timeoutMs: number,
-    /** Starts one keychain call; tests pass fakes (slow, size-limited). */
-    private readonly launch: HelperLauncher = launchNodeHelper,
-    private readonly platform: NodeJS.Platform = process.platform,
-  ) {}
+    options: KeychainOptions = {},
+  ) {
+    this.launch = options.launch ?? launchNodeHelper;
+    this.platform = options.platform ?? process.platform;
+    this.readDirect = options.readDirect === undefined ? directReaderFor(this.platform) : options.readDirect;
+  }
 
   describe(): string {
     if (this.platform === 'darwin') return 'OS keychain (macOS Keychain)';
@@ -79,7 +105,18 @@ export class KeychainSecretStore implements SecretStore {
     return 'OS keychain (Secret Service)';
   }
 
+  entryProblem(secret: string): string | null {
+    return this.platform === 'win32' ? windowsEntryProblem(secret) : null;
+  }
+
   async get(profile: string): Promise<string | null> {
+    if (this.readDirect) {
+      const answer = await this.readDirect({ service: keychainService(this.env), account: profile, env: this.env, timeoutMs: this.timeoutMs }).catch((err: unknown) => {
+        const reason = err instanceof DirectReadTimeout ? timeoutReason(this.timeoutMs, this.platform) : explainKeychainFailure(err instanceof Error ? err.message : String(err), this.platform);
+        throw new SecretStoreUnavailableError('read', reason);
+      });
+      if ('secret' in answer) return answer.secret;
+    }
     const value = await this.call('get', profile);
     return typeof value === 'string' ? value : null;
   }
@@ -101,6 +138,30 @@ export class KeychainSecretStore implements SecretStore {
     if (!reply.ok) throw new SecretStoreUnavailableError(action, explainKeychainFailure(reply.message, this.platform));
     return reply.value;
   }
+}
+
+/**
+ * Windows Credential Manager keeps at most 2,560 bytes per entry (CRED_MAX_CREDENTIAL_BLOB_SIZE),
+ * and the keychain module stores a secret as UTF-16: 1,280 UTF-16 code units, which is what
+ * a JavaScript string's length counts. macOS's keychain and the Secret Service have no such limit.
+ */
+export const WINDOWS_ENTRY_LIMIT_BYTES = 2560;
+
+function windowsEntryProblem(secret: string): string | null {
+  const bytes = secret.length * 2;
+  if (bytes <= WINDOWS_ENTRY_LIMIT_BYTES) return null;
+  return `${secret.length.toLocaleString('en-US')} characters (${bytes.toLocaleString('en-US')} bytes), more than the 1,280 characters (2,560 bytes) Windows Credential Manager keeps in one entry`;
+}
+
+/** Linux: the Secret Service over D-Bus; macOS and Windows: the module in this process. */
+function directReaderFor(platform: NodeJS.Platform): DirectReader | null {
+  if (platform === 'linux') {
+    return async ({ service, account, env, timeoutMs }) => (await import('./secret-service-read.js')).readSecretServiceDirect(env, service, account, timeoutMs);
+  }
+  if (platform === 'darwin' || platform === 'win32') {
+    return async ({ service, account, timeoutMs }) => ({ secret: await (await import('./keychain-in-process.js')).readKeychainInProcess(service, account, timeoutMs) });
+  }
+  return null;
 }
 
 export type HelperReply = { ok: true; value: string | boolean | null } | { ok: false; message: string };
@@ -171,7 +232,7 @@ export type HelperLauncher = (request: HelperRequest) => RunningHelper;
 /** Node start-up and module load get their own, generous limit; they are not the keychain. */
 export const HELPER_START_LIMIT_MS = 20_000;
 
-const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, timeoutMs }) => {
+export const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, timeoutMs }) => {
   let modulePath: string;
   try {
     modulePath = resolveKeyringModule();
@@ -182,6 +243,8 @@ const launchNodeHelper: HelperLauncher = ({ op, service, account, secret, env, t
   }
   const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const killer = new AbortController();
+  // Loaded here, not at the top: a read that never needs the helper loads no child_process.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, ['-e', HELPER_SOURCE, modulePath, op, service, account, String(timeoutMs)], {
     env: childEnv,
     stdio: ['pipe', 'pipe', 'ignore'],
@@ -304,7 +367,7 @@ const MACOS_RULES: Rule[] = [
 const WINDOWS_RULES: Rule[] = [
   [
     /logon session does not exist|1312/i,
-    'this Windows session has no Credential Manager (a Task Scheduler job set to "Run whether user is logged on or not" without "Do not store password" gets none); use MSGCTL_API_KEY in the task, or --insecure-storage',
+    'this Windows logon session has no Credential Manager: a Task Scheduler task set to "Run whether user is logged on or not" with "Do not store password" checked runs without one; store the password with the task (LogonType Password), or give the task MSGCTL_API_KEY or --insecure-storage',
   ],
   [/longer than platform limit|too long|2560/i, 'the credential is larger than Windows Credential Manager accepts (2,560 bytes per entry)'],
   [/timed? ?out|AbortError|aborted/i, 'Windows Credential Manager did not answer in time'],

@@ -7,11 +7,12 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { StorageKind } from './secret-store.js';
 import type { ClientCredentials } from './oauth-token-client.js';
-import { forgetClientSecret, readStoredClientSecret, storeClientSecret } from './oauth-client-secret.js';
+import { clientSecretEntry, forgetClientSecret, readStoredClientSecret } from './oauth-client-secret.js';
+import type { SecretWrite } from './all-or-nothing.js';
 
 export interface LoginClient extends ClientCredentials {
-  /** Keeps the secret next to the tokens, for refresh and logout. */
-  rememberSecret(): Promise<void>;
+  /** The secret to keep next to the tokens, for refresh and logout; null when the store has it already. */
+  secretToStore: SecretWrite | null;
   /** The server refused the secret: do not offer a stored one again. */
   forgetStoredSecret(): Promise<void>;
 }
@@ -47,9 +48,7 @@ export async function resolveLoginClient(
   return {
     clientId,
     clientSecret: secret,
-    async rememberSecret() {
-      if (secret !== stored) await storeClientSecret(ctx.env, storage, profileName, clientId, secret);
-    },
+    secretToStore: secret === stored ? null : { account: clientSecretEntry(profileName, clientId), secret },
     async forgetStoredSecret() {
       if (stored && secret === stored) await forgetClientSecret(ctx.env, storage, profileName, clientId);
     },

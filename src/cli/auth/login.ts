@@ -16,7 +16,8 @@ import { createPkcePair, createState } from '../../contract/pkce.js';
 import { oauthEndpoints } from './oauth-endpoints.js';
 import { OAuthResponseError, requestTokens, type TokenSet } from './oauth-token-client.js';
 import { openCallbackListener } from './login-listener.js';
-import { resolveLoginClient } from './login-client.js';
+import { resolveLoginClient, type LoginClient } from './login-client.js';
+import type { SecretWrite } from './all-or-nothing.js';
 
 export interface LoginFlags {
   clientId?: string;
@@ -43,6 +44,8 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
   // fails now, saying so; then a missing client id. Nothing is stored by either.
   if (storage === 'keychain') await probeKeychain(ctx, profileName);
   const client = await resolveLoginClient(ctx, flags.clientId, storage, profileName);
+  // Of what the login stores, only the client secret's size is known before sign-in: check it now.
+  if (client.secretToStore) await checkStoreTakes(ctx, storage, [client.secretToStore]);
   await warnIfReplacingKey(ctx, profileName);
 
   const pkce = createPkcePair();
@@ -102,13 +105,21 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
 
   const config = await ctx.config();
   const { saveStoredCredential } = await import('./credentials.js');
-  const where = await saveStoredCredential(ctx.env, config, profileName, credential, storage, profile?.user.name);
-  await client.rememberSecret();
-  await config.updateProfile(profileName, {
-    base_url: baseUrl,
-    client_id: client.clientId,
-    organization: profile ? profile.organization : undefined,
-  });
+  let where: string;
+  try {
+    // The tokens, the client secret and the profile: all of them, or none (all-or-nothing.ts).
+    where = await saveStoredCredential(ctx.env, config, profileName, credential, storage, {
+      name: profile?.user.name,
+      secrets: client.secretToStore ? [client.secretToStore] : [],
+      profile: { base_url: baseUrl, client_id: client.clientId, organization: profile ? profile.organization : undefined },
+      tooLargeHints: TOO_LARGE_HINTS,
+      notify: (message) => ctx.out.warn(message),
+    });
+  } catch (err) {
+    // Tokens nobody keeps are better ended now than left valid for their lifetime.
+    await revokeUnstored(ctx, endpoints.revoke, client, tokens);
+    throw err;
+  }
   if (flags.insecureStorage) ctx.out.warn(`the tokens are stored unencrypted in ${where}; anyone with your user account can read them.`);
   ctx.out.info(`Stored the session for profile "${profileName}" in ${where}.`);
   if (ctx.out.mode === 'json') {
@@ -118,6 +129,34 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<void> {
     await ctx.out.write(terminalSafe(`Logged in as ${profile.user.name} (${role}) — ${profile.organization.name}`) + '\n');
   } else {
     await ctx.out.write(terminalSafe(`Logged in (scopes: ${credential.scope}); without messages.read, \`msgctl me\` cannot show who you are.`) + '\n');
+  }
+}
+
+/** What to do when the keychain cannot keep a session's tokens (Windows Credential Manager's 2,560 bytes per entry). */
+const TOO_LARGE_HINTS = [
+  'Keep the session in a file only you can read instead: `msgctl login --insecure-storage`.',
+  'Or, if the service can issue shorter tokens (fewer --scopes, or a shorter token lifetime), log in asking for those.',
+];
+
+/** Fails now, before the browser, when the store cannot keep one of `secrets` (all-or-nothing.ts). */
+async function checkStoreTakes(ctx: Context, storage: StorageKind, secrets: SecretWrite[]): Promise<void> {
+  const [{ openSecretStore }, { checkFits }] = await Promise.all([import('./secret-store.js'), import('./all-or-nothing.js')]);
+  try {
+    checkFits(openSecretStore(storage, ctx.env), secrets, { what: 'the login session', tooLargeHints: TOO_LARGE_HINTS.slice(0, 1) });
+  } catch (err) {
+    if (err instanceof CliError) throw new CliError(`${err.message} No browser was opened.`, err.exitCode, err.hints);
+    throw err;
+  }
+}
+
+/** Best effort: the new session's tokens, which could not be stored, revoked at the service (RFC 7009). */
+async function revokeUnstored(ctx: Context, endpoint: URL, client: LoginClient, tokens: TokenSet): Promise<void> {
+  const { postForm } = await import('./oauth-token-client.js');
+  try {
+    if (tokens.refresh_token) await postForm(ctx, endpoint, client, { token: tokens.refresh_token, token_type_hint: 'refresh_token' });
+    await postForm(ctx, endpoint, client, { token: tokens.access_token, token_type_hint: 'access_token' });
+  } catch {
+    ctx.out.warn('could not revoke the tokens that were not stored; they stay valid at the service until they expire.');
   }
 }
 

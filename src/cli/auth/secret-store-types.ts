@@ -13,6 +13,11 @@ export interface SecretStore {
   set(profile: string, secret: string): Promise<void>;
   /** True when something was removed, false when there was nothing to remove. */
   delete(profile: string): Promise<boolean>;
+  /**
+   * Why this store cannot keep `secret` as one entry (Windows Credential Manager's size
+   * limit), or null; checked before anything of a login is written (all-or-nothing.ts).
+   */
+  entryProblem?(secret: string): string | null;
 }
 
 export type Env = Record<string, string | undefined>;

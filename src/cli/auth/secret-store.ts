@@ -29,9 +29,9 @@ export const KEYCHAIN_TIMEOUT_ENV = 'MSGCTL_KEYCHAIN_TIMEOUT_MS';
 export function openSecretStore(
   kind: StorageKind,
   env: Env,
-  opts: { timeoutMs?: number; terminal?: boolean } = {},
+  opts: { timeoutMs?: number; terminal?: boolean; notify?: (message: string) => void } = {},
 ): SecretStore {
-  if (kind === 'file') return new FileSecretStore(env);
+  if (kind === 'file') return new FileSecretStore(env, opts.notify);
   const terminal = opts.terminal ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
   // Tokens in entries of their own, so each fits Windows Credential Manager (token-entries.ts).
   return new SplitTokenStore(new KeychainSecretStore(env, keychainTimeoutMs(env, opts.timeoutMs, terminal)));

@@ -21,6 +21,12 @@ import type { SecretStore } from './secret-store-types.js';
 
 export const REFRESH_ENTRY_PREFIX = 'oauth-refresh-token:';
 
+/** One entry as the store holds it; null: no entry. */
+export interface EntryWrite {
+  account: string;
+  value: string | null;
+}
+
 /** Entries that are not a profile's main credential (client secrets, refresh tokens). */
 function isAuxiliary(account: string): boolean {
   return account.startsWith('oauth-');
@@ -66,17 +72,26 @@ export class SplitTokenStore implements SecretStore {
   }
 
   async set(account: string, secret: string): Promise<void> {
+    for (const write of this.plan(account, secret)) {
+      if (write.value === null) await this.inner.delete(write.account);
+      else await this.inner.set(write.account, write.value);
+    }
+  }
+
+  /** The entries `set(account, secret)` writes, in order; a null value removes the entry. */
+  plan(account: string, secret: string): EntryWrite[] {
     const blob = isAuxiliary(account) ? undefined : oauthBlob(secret);
-    if (!blob) return this.inner.set(account, secret);
-    // The refresh token first: if the second write fails, the old access token is still
-    // paired with the newest refresh token, and the next command refreshes again. The
-    // other order would keep a rotated-away refresh token, and using it ends the session.
-    if (blob.refresh_token) await this.inner.set(REFRESH_ENTRY_PREFIX + account, blob.refresh_token);
-    else await this.inner.delete(REFRESH_ENTRY_PREFIX + account);
+    if (!blob) return [{ account, value: secret }];
     const main: OAuthBlob = { kind: 'oauth', access_token: blob.access_token };
     if (blob.expires_at !== undefined) main.expires_at = blob.expires_at;
     if (blob.refresh_token) main.has_refresh = true;
-    await this.inner.set(account, JSON.stringify(main));
+    // The refresh token first: if the second write fails, the old access token is still
+    // paired with the newest refresh token, and the next command refreshes again. The
+    // other order would keep a rotated-away refresh token, and using it ends the session.
+    return [
+      { account: REFRESH_ENTRY_PREFIX + account, value: blob.refresh_token || null },
+      { account, value: JSON.stringify(main) },
+    ];
   }
 
   async delete(account: string): Promise<boolean> {

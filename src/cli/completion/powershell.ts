@@ -63,8 +63,10 @@ export function powershellScript(tree: CommandSpec, header: string): string {
   const name = tree.path[0]!;
   const table = [...walk(tree)].map(commandEntry).join('\n');
   return `${header}
-# Load it in every session: add this line to your profile (notepad $PROFILE):
-#   ${name} completion powershell | Out-String | Invoke-Expression
+# Load it in every session: add this line to your profile ($PROFILE; these two lines create it
+# if there is none yet, and append the line):
+#   if (!(Test-Path $PROFILE)) { New-Item -ItemType File -Force $PROFILE | Out-Null }
+#   Add-Content $PROFILE '${name} completion powershell | Out-String | Invoke-Expression'
 
 Register-ArgumentCompleter -Native -CommandName ${psQuote(name)}, ${psQuote(`${name}.cmd`)}, ${psQuote(`${name}.ps1`)} -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)

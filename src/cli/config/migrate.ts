@@ -1,8 +1,9 @@
 /**
  * Moving an older msgctl's files to today's location, once: on Windows, 0.1
  * kept config.json and credentials.json in %USERPROFILE%\.config\msgctl; they
- * now live in %APPDATA%\msgctl (src/config/paths.ts). Copied, not moved, so a
- * failure half-way loses nothing; the old folder is left for the user to delete.
+ * now live in %APPDATA%\msgctl and, for credentials.json, %LOCALAPPDATA%\msgctl
+ * (src/config/paths.ts). Copied, not moved, so a failure half-way loses nothing;
+ * the old folder is left for the user to delete.
  */
 import { constants } from 'node:fs';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
@@ -11,7 +12,6 @@ import { currentLocations, type Locations } from './paths.js';
 
 type Env = Record<string, string | undefined>;
 
-const FILES = ['config.json', 'credentials.json'];
 
 /** True when something was copied. Never overwrites a file already in the new place. */
 export async function migrateLegacyConfig(env: Env, where: Locations = currentLocations(env)): Promise<boolean> {
@@ -20,9 +20,9 @@ export async function migrateLegacyConfig(env: Env, where: Locations = currentLo
   if (!from || from === to) return false;
   if (await exists(join(to, 'config.json'))) return false;
   if (!(await exists(join(from, 'config.json')))) return false;
-  await mkdir(to, { recursive: true, mode: 0o700 });
-  for (const name of FILES) {
-    await copyFile(join(from, name), join(to, name), constants.COPYFILE_EXCL).catch((err: NodeJS.ErrnoException) => {
+  for (const [name, dir] of [['config.json', to], ['credentials.json', where.secretsDir]] as const) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await copyFile(join(from, name), join(dir, name), constants.COPYFILE_EXCL).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT' && err.code !== 'EEXIST') throw err;
     });
   }

@@ -4,7 +4,8 @@
  * is set up.
  */
 import { UsageError } from '../errors.js';
-import { decoderFor, SAVE_AS_UTF8_HINT } from '../util/text-decode.js';
+import { damagedUtf16, decoderFor, SAVE_AS_UTF8_HINT } from '../util/text-decode.js';
+import { unreadable } from '../util/input-file.js';
 
 /** Enough for any real header line; detection only looks at the first line. */
 const HEAD_BYTES = 64 * 1024;
@@ -30,14 +31,9 @@ function notUtf8(label: string): UsageError {
 export function readProblem(error: unknown, label: string): unknown {
   if (error instanceof UsageError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reasons: Record<string, string> = {
-    ENOENT: 'no such file',
-    EISDIR: 'it is a directory',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-  };
   if (code === undefined) return error;
-  return new UsageError(`cannot read ${label}: ${reasons[code] ?? code}`);
+  if (code === 'ERR_DAMAGED_UTF16') return damagedUtf16(label);
+  return unreadable(label, code, (error as Error).message);
 }
 
 function binary(label: string): UsageError {
@@ -93,6 +89,7 @@ export async function peekHead(source: AsyncIterator<Buffer | string>, label: st
   } catch (error) {
     const undecodable = error instanceof TypeError && 'code' in error && error.code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
     if (!undecodable) throw readProblem(error, label);
+    if (decoder && decoder.encoding !== 'utf-8') throw damagedUtf16(label);
     // Most binary formats are not valid UTF-8 either; say which problem it is.
     if (chunks.some((chunk) => chunk.includes(0))) throw binary(label);
     throw notUtf8(label);
@@ -115,7 +112,7 @@ export async function* decodeText(
     try {
       return decoder.decode(chunk, { stream });
     } catch {
-      throw notUtf8(label);
+      throw decoder.encoding === 'utf-8' ? notUtf8(label) : damagedUtf16(label);
     }
   };
   try {

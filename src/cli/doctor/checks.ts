@@ -38,6 +38,12 @@ export async function keychainCheck(ctx: Context): Promise<CheckResult> {
   if (storage === 'file') {
     const { insecureCredentialsFile } = await import('../config/paths.js');
     const path = insecureCredentialsFile(ctx.env);
+    // Mode bits and uids mean nothing on Windows (ACLs decide): %LOCALAPPDATA% is the user's own.
+    if (process.platform === 'win32') {
+      return ownedPrivately(path, 0) === 'does not exist'
+        ? { check: 'keychain', status: 'fail', detail: `the credential file ${path} does not exist`, fix: 'store the credential again with msgctl auth set-key --insecure-storage' }
+        : { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, in your Windows account's folder on this PC)` };
+    }
     const owned = ownedPrivately(path, 0o077);
     return owned === true
       ? { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, readable only by you)` }
@@ -150,8 +156,9 @@ export async function credentialCheck(ctx: Context): Promise<CheckResult> {
     if (err instanceof NetworkError) return { check, status: 'skip', detail: `${what} from ${from}: not checked, the service cannot be reached` };
     if (!(err instanceof ApiError)) throw err;
     const variable = resolved.source.startsWith('env:') ? resolved.source.slice(4) : null;
+    const { clearVariablePhrase } = await import('../output/platform-words.js');
     const fix = variable
-      ? `fix or unset ${variable}: it overrides the credential stored for profile "${name}", so auth set-key or login would not change what is sent`
+      ? `fix ${variable} or ${clearVariablePhrase(variable)}: it overrides the credential stored for profile "${name}", so auth set-key or login would not change what is sent`
       : resolved.credential.kind === 'oauth'
         ? 'log in again: msgctl login'
         : 'store a working key: msgctl auth set-key';

@@ -9,6 +9,7 @@ import { localProblem } from './local-problem.js';
 import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
+import { clearVariablePhrase, signalWords } from './platform-words.js';
 
 export interface ErrorSink {
   stderr: OutStream;
@@ -77,7 +78,9 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   }
   if (isAbort(err)) {
     const terminated = (err as { signal?: string }).signal === 'SIGTERM';
-    if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? 'Terminated (SIGTERM).' : 'Interrupted (Ctrl-C).')));
+    // Which signal it was, in the platform's words (a closed console window on Windows is SIGHUP to Node).
+    const why = signalWords((err as { received?: string }).received ?? 'SIGTERM');
+    if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? `Terminated (${why}).` : 'Interrupted (Ctrl-C).')));
     else write(terminated ? 'Terminated.' : 'Interrupted.');
     // Shell convention: 128 + signal number (SIGINT 2, SIGTERM 15).
     return terminated ? ExitCode.Terminated : ExitCode.Interrupted;
@@ -116,10 +119,10 @@ function hintFor(err: ApiError, source: string | null): string | null {
   // `auth set-key` or `login` would change nothing (docs/authentication.md).
   const variable = source?.startsWith('env:') ? source.slice(4) : null;
   if (variable && (err.code === 'invalid_token' || err.code === 'unauthorized')) {
-    return `the ${variable === 'MSGCTL_TOKEN' ? 'access token' : 'API key'} in ${variable} was refused. ${variable} overrides the profile's stored credential, so \`msgctl auth set-key\` or \`msgctl login\` would not change what is sent: fix the variable, or unset it to use the stored one.`;
+    return `the ${variable === 'MSGCTL_TOKEN' ? 'access token' : 'API key'} in ${variable} was refused. ${variable} overrides the profile's stored credential, so \`msgctl auth set-key\` or \`msgctl login\` would not change what is sent: fix the variable, or ${clearVariablePhrase(variable)} to use the stored one.`;
   }
   if (variable === 'MSGCTL_API_KEY' && err.code === 'oauth_required') {
-    return 'this needs an org admin\'s OAuth login, and MSGCTL_API_KEY (an API key) overrides any login: unset it and run `msgctl login`, or set MSGCTL_TOKEN instead.';
+    return `this needs an org admin's OAuth login, and MSGCTL_API_KEY (an API key) overrides any login: ${clearVariablePhrase('MSGCTL_API_KEY')} and run \`msgctl login\`, or set MSGCTL_TOKEN instead.`;
   }
   switch (err.code) {
     case 'ambiguous_recipient':

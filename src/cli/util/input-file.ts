@@ -23,6 +23,24 @@ const REASONS: Record<string, string> = {
   ELOOP: 'too many symbolic links',
 };
 
+/** Who holds a file on Windows, where another program's open file can refuse a reader. */
+const HELD_BY = 'Excel keeps a file it has open locked; antivirus and OneDrive hold a file for a moment while they scan or sync it';
+
+/**
+ * Why `label` cannot be read, from the error code, as a UsageError. A file another program
+ * holds says which programs do that: on Windows a locked file gives EBUSY, and EPERM when
+ * the holder denies sharing (EPERM elsewhere is a permission).
+ */
+export function unreadable(label: string, code: string, message: string, platform: NodeJS.Platform = process.platform): UsageError {
+  if (code === 'EBUSY' || (code === 'EPERM' && platform === 'win32')) {
+    return new UsageError(`Cannot read ${label}: another program has it open and is not sharing it (${code}).`, [
+      `Close it there, or wait a moment, then run the command again (${HELD_BY}).`,
+      ...(code === 'EPERM' ? ['If no program has it open, your Windows account may not be allowed to read it: check its Properties > Security.'] : []),
+    ]);
+  }
+  return new UsageError(`Cannot read ${label}: ${REASONS[code] ?? message}.`);
+}
+
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
@@ -37,8 +55,7 @@ export async function openRegularFile(path: string, label: string): Promise<{ ha
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new UsageError(`Cannot read ${label}: ${REASONS[code] ?? (err as Error).message}.`);
+    throw unreadable(label, (err as NodeJS.ErrnoException).code ?? '', (err as Error).message);
   }
   const stats = await handle.stat();
   if (!stats.isFile()) {
@@ -82,8 +99,7 @@ export async function readFileBytes(path: string, label: string, limit: ReadLimi
     return Buffer.concat(chunks, total);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new UsageError(`Cannot read ${label}: ${REASONS[code] ?? (err as Error).message}.`);
+    throw unreadable(label, (err as NodeJS.ErrnoException).code ?? '', (err as Error).message);
   } finally {
     await handle.close();
   }

@@ -30,12 +30,37 @@ export function decoderFor(head: Uint8Array): TextDecoder {
 export const SAVE_AS_UTF8_HINT =
   'Save the file as UTF-8 (Notepad: File > Save As > Encoding: UTF-8; PowerShell: Set-Content -Encoding utf8), or convert it: iconv -f WINDOWS-1252 -t UTF-8.';
 
+const RESAVE_HINT = 'Open it in the program that made it and save it again (Notepad: File > Save As > Encoding: UTF-8), or make it again.';
+
+/**
+ * Input that starts with a UTF-16 byte-order mark and still does not decode: a byte
+ * missing (an odd length: cut short, or edited as bytes) or half of a surrogate pair.
+ * Not "not UTF-8", which would send the user to re-encode a file that is damaged.
+ */
+export function damagedUtf16(label: string, byteLength?: number): UsageError {
+  const why =
+    byteLength !== undefined && byteLength % 2 === 1
+      ? `it starts with a UTF-16 byte-order mark, but its length (${byteLength.toLocaleString('en-US')} bytes) is odd, and UTF-16 text is whole pairs of bytes: the file was cut short or changed`
+      : 'it starts with a UTF-16 byte-order mark, but does not decode as UTF-16 (a byte is missing, or half of a character pair): the file was cut short or changed';
+  return new UsageError(`${label} is damaged UTF-16 text: ${why}.`, [RESAVE_HINT]);
+}
+
+/** Thrown by canonicalTextStream for UTF-16 input that does not decode; the CSV reader names the file. */
+export class DamagedUtf16Error extends Error {
+  readonly code = 'ERR_DAMAGED_UTF16';
+  constructor() {
+    super('damaged UTF-16 text');
+    this.name = 'DamagedUtf16Error';
+  }
+}
+
 /** The text that `bytes` hold, or a UsageError naming `label` (e.g. "--body-file notice.txt"). */
 export function decodeText(bytes: Uint8Array, label: string): string {
   let text: string;
   try {
     text = decoderFor(bytes).decode(bytes);
   } catch {
+    if (encodingOf(bytes) !== 'utf-8') throw damagedUtf16(label, bytes.length);
     throw new UsageError(`${label} is not UTF-8 text (it holds bytes that are not valid UTF-8).`, [SAVE_AS_UTF8_HINT]);
   }
   // UTF-16 without a BOM decodes as "valid" UTF-8 full of NULs; so does a binary file.
@@ -53,8 +78,9 @@ export function toLf(text: string): string {
 /**
  * Bytes in, the same text out as UTF-8 without a BOM and with LF line ends:
  * what a file's identity is computed from, so saving it again in Notepad (BOM,
- * CRLF) or as UTF-16 does not make it a new batch. Bytes that do not decode
- * pass through unchanged: the CSV reader behind this reports them.
+ * CRLF) or as UTF-16 does not make it a new batch. UTF-8 bytes that do not
+ * decode pass through unchanged: the CSV reader behind this reports them (with
+ * Excel's hints). UTF-16 that does not decode is an error (DamagedUtf16Error).
  */
 export function canonicalTextStream(): Transform {
   let decoder: TextDecoder | undefined;
@@ -74,6 +100,7 @@ export function canonicalTextStream(): Transform {
       try {
         done(null, Buffer.from(lf(decoder.decode(bytes, { stream: true }), false), 'utf8'));
       } catch {
+        if (decoder.encoding !== 'utf-8') return done(new DamagedUtf16Error());
         passThrough = true;
         done(null, bytes);
       }
@@ -84,7 +111,8 @@ export function canonicalTextStream(): Transform {
         const rest = lf(decoder.decode(new Uint8Array(0), { stream: false }), true);
         done(null, rest ? Buffer.from(rest, 'utf8') : undefined);
       } catch {
-        done();
+        // An odd byte left over: UTF-16 cut short, or UTF-8 ending in half a character.
+        done(decoder.encoding !== 'utf-8' ? new DamagedUtf16Error() : undefined);
       }
     },
   });

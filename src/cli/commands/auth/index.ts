@@ -8,7 +8,7 @@ import * as logout from './logout.js';
 
 export function registerAuth(program: Command, act: Act): void {
   const auth = program.command('auth').description('Manage the stored credential: API keys, status, tokens');
-  examples(auth, ['printf %s "$KEY" | msgctl auth set-key --name reminders', 'msgctl auth status']);
+  examples(auth, ['printf %s "$KEY" | msgctl auth set-key --name reminders', '$Key | msgctl auth set-key --name reminders   # PowerShell', 'msgctl auth status']);
   for (const verb of [setKey, status, token]) verb.register(auth, act);
   // A top-level command, but about the same stored credential.
   logout.register(program, act);

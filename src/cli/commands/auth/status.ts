@@ -55,21 +55,24 @@ export async function run(ctx: Context, _opts: AuthStatusOptions = {}): Promise<
   } catch (err) {
     await print(ctx, info, profile);
     const { ApiError } = await import('../../api/errors.js');
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw refused(err, resolved, profileName);
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      const { clearVariablePhrase } = await import('../../output/platform-words.js');
+      throw refused(err, resolved, profileName, clearVariablePhrase);
+    }
     throw err;
   }
   await print(ctx, info, profile);
 }
 
 /** The credential was refused: say which one, and the way out that can work for where it came from. */
-function refused(err: { status: number; code: string }, resolved: ResolvedCredential, profileName: string): AuthError {
+function refused(err: { status: number; code: string }, resolved: ResolvedCredential, profileName: string, clearVariablePhrase: (name: string) => string): AuthError {
   const what = resolved.credential.kind === 'oauth' ? 'OAuth access token' : 'API key';
   const because = `(HTTP ${err.status} ${err.code})`;
   if (resolved.source === 'env:MSGCTL_API_KEY' || resolved.source === 'env:MSGCTL_TOKEN') {
     const variable = resolved.source.slice(4);
     return new AuthError(`The ${what} in ${variable} was refused ${because}.`, [
       `${variable} overrides the credential stored for profile "${profileName}", so \`msgctl auth set-key\` or \`msgctl login\` would not change what is sent.`,
-      `Fix the value of ${variable}, or unset it (\`unset ${variable}\`) to use the stored credential.`,
+      `Fix the value of ${variable}, or ${clearVariablePhrase(variable)} to use the stored credential.`,
     ]);
   }
   const where = resolved.source === 'file' ? 'in the credentials file (--insecure-storage)' : 'in the OS keychain';

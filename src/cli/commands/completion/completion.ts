@@ -21,6 +21,16 @@ export const INSTALL_LINES = {
   fish: 'mkdir -p ~/.config/fish/completions && msgctl completion fish > ~/.config/fish/completions/msgctl.fish',
 } as const;
 
+/**
+ * PowerShell's profile ($PROFILE) and its folder do not exist on a fresh account, where
+ * `notepad $PROFILE` cannot save: the first line creates both (and never empties a profile
+ * that exists, which `New-Item -Force` alone would), the second appends the loading line.
+ */
+export const POWERSHELL_INSTALL_LINES = [
+  'if (!(Test-Path $PROFILE)) { New-Item -ItemType File -Force $PROFILE | Out-Null }',
+  "Add-Content $PROFILE 'msgctl completion powershell | Out-String | Invoke-Expression'",
+] as const;
+
 /** What ~/.zshrc needs, before `compinit`, for ~/.zfunc to be searched. */
 export const ZSHRC_LINE = 'fpath=(~/.zfunc $fpath); autoload -Uz compinit; compinit';
 
@@ -53,8 +63,11 @@ Install (each line creates the directory it writes to):
           ${ZSHRC_LINE}
         or in ~/.zshrc after compinit:  source <(msgctl completion zsh)
   fish  ${INSTALL_LINES.fish}
-  PowerShell (5.1 and 7), in your profile (notepad $PROFILE):
-        msgctl completion powershell | Out-String | Invoke-Expression
+  PowerShell (5.1 and 7), for this session only:
+          msgctl completion powershell | Out-String | Invoke-Expression
+        for every new session (creates your profile if there is none yet):
+          ${POWERSHELL_INSTALL_LINES[0]}
+          ${POWERSHELL_INSTALL_LINES[1]}
 
 The script holds msgctl's commands and flags as of its version: regenerate it after upgrading.`,
   );

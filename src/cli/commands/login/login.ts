@@ -25,7 +25,7 @@ export function registerLogin(program: Command, act: Act): void {
     .option('--scopes <scopes>', 'space-separated scopes to ask for (default: every messages/patients scope + offline_access)')
     .option('--port <n>', 'port for the local callback on 127.0.0.1 (default: any free port; fix it to forward it with ssh -L)', portNumber)
     .option('--no-browser', 'print the sign-in URL instead of opening a browser (automatic over SSH or without a display); then paste the URL the browser ended on, or let the callback arrive')
-    .option('--insecure-storage', 'store the tokens in a file readable only by you (0600) instead of the OS keychain')
+    .option('--insecure-storage', 'store the tokens in a file only you can read instead of the OS keychain (mode 0600; on Windows in %LOCALAPPDATA%, which does not roam)')
     .action(act((ctx, flags: LoginOptions) => run(ctx, flags)));
   examples(login, [
     'msgctl login                                   # opens the browser; client secret from MSGCTL_CLIENT_SECRET or a prompt',

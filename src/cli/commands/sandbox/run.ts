@@ -46,7 +46,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
     const config = await ctx.config();
     const { saveStoredCredential } = await import('../../auth/credentials.js');
     // A sandbox key is not a real secret, and the sandbox must work on machines without a keychain.
-    await saveStoredCredential(ctx.env, config, 'sandbox', { kind: 'api_key', api_key: c.api_key }, 'file', 'Sandbox full access');
+    await saveStoredCredential(ctx.env, config, 'sandbox', { kind: 'api_key', api_key: c.api_key }, 'file', { name: 'Sandbox full access' });
     await config.updateProfile('sandbox', {
       base_url: sandbox.baseUrl,
       client_id: c.oauth_client_id,
@@ -65,6 +65,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
   if (ctx.opts.json) {
     await ctx.out.json(info);
   } else {
+    const { setVariablesPhrase } = await import('../../output/platform-words.js');
     const lines = [
       `msgctl sandbox listening on ${sandbox.origin}`,
       `  base URL         ${sandbox.baseUrl}`,
@@ -75,7 +76,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
       `  sign in as       ${c.admin.email} (org admin) or ${c.staff.email} (staff), password "${c.admin.password}"`,
       flags.writeProfile
         ? '  profile          "sandbox" written: try `msgctl --profile sandbox org`'
-        : '  tip              add --write-profile, or export MSGCTL_BASE_URL and MSGCTL_API_KEY',
+        : `  tip              add --write-profile, or ${setVariablesPhrase(['MSGCTL_BASE_URL', 'MSGCTL_API_KEY'])}`,
       'Press Ctrl-C to stop.',
     ];
     ctx.io.stderr.write(lines.join('\n') + '\n');

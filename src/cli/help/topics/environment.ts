@@ -38,7 +38,7 @@ Network:
   NODE_EXTRA_CA_CERTS            a PEM file of extra certificate authorities (a clinic's TLS-inspecting proxy)
 
 Files (docs/platforms.md has the table per OS):
-  XDG_CONFIG_HOME                config.json and, after --insecure-storage, credentials.json go in $XDG_CONFIG_HOME/msgctl (default ~/.config/msgctl; %APPDATA%\\msgctl on Windows)
+  XDG_CONFIG_HOME                config.json and, after --insecure-storage, credentials.json go in $XDG_CONFIG_HOME/msgctl (default ~/.config/msgctl; on Windows %APPDATA%\\msgctl, and %LOCALAPPDATA%\\msgctl for credentials.json, which must not roam)
   XDG_STATE_HOME                 batch journals and recent import ids go in $XDG_STATE_HOME/msgctl (default ~/.local/state/msgctl; %LOCALAPPDATA%\\msgctl on Windows)
   XDG_CACHE_HOME                 compiled code kept for start-up, in $XDG_CACHE_HOME/msgctl (safe to delete)
   APPDATA, LOCALAPPDATA          the Windows folders above
@@ -52,6 +52,7 @@ For contributors (npm test, npm run demo, CI):
 
 Examples:
   MSGCTL_API_KEY="$(cat ~/.msgctl-key)" msgctl send --csv tomorrow.csv --template-file reminder.txt
+  $env:MSGCTL_API_KEY = Get-Content ~\\.msgctl-key; msgctl send --csv tomorrow.csv --template-file reminder.txt   # PowerShell
   MSGCTL_PROFILE=sandbox msgctl patients list
   HTTPS_PROXY=http://proxy.clinic.example:3128 msgctl org
 `,

@@ -17,7 +17,7 @@ Codes:
   7     rate limited, and the retries ran out (429): run again later
   8     service or network unavailable after retries (5xx, connection): run again; writes carry idempotency keys, so nothing is sent twice
   10    a batch finished but some items failed (send --csv, imports create, campaigns recipients add): read the per-row report
-  130   interrupted (Ctrl-C); 143 terminated (SIGTERM): run the same command again to resume
+  130   interrupted (Ctrl-C); 143 terminated (SIGTERM, or SIGHUP when the terminal closes; on Windows, Ctrl-Break or closing the console window): run the same command again to resume
 
 Declining a confirmation exits 2, as gh does for a cancelled prompt: nothing was changed, which is what 2 promises, and a \`&&\` chain stops there.
 
@@ -25,5 +25,6 @@ Examples:
   msgctl send --to "$PHONE" --idempotency-key "$KEY" "$BODY"; code=$?
   [ $code -eq 7 ] || [ $code -eq 8 ] && sleep 60 && msgctl send --to "$PHONE" --idempotency-key "$KEY" "$BODY"
   msgctl imports create roster.csv --wait || [ $? -eq 10 ]     # 10: some rows failed, listed on stderr
+  msgctl send --to $Phone --idempotency-key $Key $Body; if ($LASTEXITCODE -in 7, 8) { Start-Sleep 60; msgctl send --to $Phone --idempotency-key $Key $Body }   # PowerShell
 `,
 };
