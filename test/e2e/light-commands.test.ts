@@ -219,7 +219,7 @@ describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KE
     const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });
     expect(stored.exitCode, stored.stderr).toBe(0);
     try {
-      const loaded = await traced(['org', '--json'], { MSGCTL_API_KEY: '', HOME: env.HOME!, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME! });
+      const loaded = await traced(['org', '--json'], { MSGCTL_API_KEY: '', HOME: env.HOME!, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, MSGCTL_KEYCHAIN_SERVICE: env.MSGCTL_KEYCHAIN_SERVICE! });
       expect(loaded.sources).toContain('src/cli/auth/secret-service-read.ts');
       expect(loaded.packages).not.toContain('@napi-rs/keyring');
       expect(loaded.builtins).not.toContain('child_process');

@@ -6,7 +6,7 @@ import { execa, type Options } from 'execa';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/start.js';
 
 export function binPath(): string {
@@ -30,8 +30,11 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
     // No Secret Service unless a test asks for one.
     DBUS_SESSION_BUS_ADDRESS: process.env.MSGCTL_TEST_KEYCHAIN ? process.env.DBUS_SESSION_BUS_ADDRESS : 'unix:path=/nonexistent',
     NO_COLOR: '1',
-    // Never the real `msgctl` keychain service: on macOS and Windows the D-Bus trick above does nothing.
-    MSGCTL_KEYCHAIN_SERVICE: 'msgctl-test',
+    // Never the real `msgctl` keychain service (on macOS and Windows the D-Bus trick above does
+    // nothing), and one of its own per home: test files run in parallel against one Secret
+    // Service, and two of them logging in to profile `default` under one name overwrote each
+    // other's session (an API key turned up where an OAuth session was expected).
+    MSGCTL_KEYCHAIN_SERVICE: `msgctl-test-${basename(home)}`,
     ...extra,
   };
 }
