@@ -13,10 +13,20 @@ import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 
 const posix = process.platform !== 'win32';
 
+/**
+ * An environment whose cache root is `root`, and the msgctl folder bin/code-cache.js then uses:
+ * the platform's own place (macOS ignores XDG_CACHE_HOME, Windows uses LOCALAPPDATA).
+ */
+function cacheAt(root: string): { env: Record<string, string | undefined>; folder: string } {
+  if (process.platform === 'darwin') return { env: isolatedEnv({ HOME: root }), folder: join(root, 'Library', 'Caches', 'msgctl') };
+  if (process.platform === 'win32') return { env: isolatedEnv({ LOCALAPPDATA: root }), folder: join(root, 'msgctl', 'Cache') };
+  return { env: isolatedEnv({ XDG_CACHE_HOME: root }), folder: join(root, 'msgctl') };
+}
+
 /** A fresh cache home; `code` is where the bundle's compiled code goes. */
 function cacheHome() {
-  const cache = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'new', 'cache');
-  return { env: isolatedEnv({ XDG_CACHE_HOME: cache }), code: join(cache, 'msgctl', 'code'), compile: join(cache, 'msgctl', 'compile') };
+  const { env, folder } = cacheAt(join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'new', 'cache'));
+  return { env, code: join(folder, 'code'), compile: join(folder, 'compile') };
 }
 
 /** The folder's files but this user's secret (bin/code-cache.js). */
@@ -24,7 +34,7 @@ const listing = (folder: string) => readdirSync(folder).filter((name) => name !=
 const cacheFiles = (folder: string, command: string) => (existsSync(folder) ? readdirSync(folder).filter((name) => name.startsWith(`cli.${command}.`)) : []);
 
 describe('compile cache', () => {
-  it('is kept under XDG_CACHE_HOME/msgctl/compile, created owner-only', async () => {
+  it("is kept in the platform's cache folder (XDG_CACHE_HOME/msgctl/compile on Linux), created owner-only", async () => {
     const home = cacheHome();
     const r = await msgctl(['send', '--help'], { env: home.env });
     expect(r.exitCode).toBe(0);
@@ -60,7 +70,7 @@ describe('compile cache', () => {
     if (process.platform === 'linux') places.push('/proc/msgctl-no-such-dir');
     for (const place of places) {
       for (const args of [['--version'], ['completion', 'bash']]) {
-        const r = await msgctl(args, { env: isolatedEnv({ XDG_CACHE_HOME: place }), timeout: 15_000 });
+        const r = await msgctl(args, { env: cacheAt(place).env, timeout: 15_000 });
         expect(r.exitCode, `${place} ${args.join(' ')}`).toBe(0);
         expect(r.stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /_msgctl_completion/);
       }
@@ -227,13 +237,13 @@ describe("a command's compiled code", () => {
     const shared = join(mkdtempSync(join(tmpdir(), 'msgctl-cache-')), 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o777);
-    const env = isolatedEnv({ XDG_CACHE_HOME: join(shared, 'cache') });
+    const { env, folder } = cacheAt(join(shared, 'cache'));
     for (let i = 0; i < 2; i++) expect((await msgctl(['completion', 'bash'], { env })).exitCode).toBe(0);
-    expect(cacheFiles(join(shared, 'cache', 'msgctl', 'code'), 'completion')).toEqual([]);
+    expect(cacheFiles(join(folder, 'code'), 'completion')).toEqual([]);
     // The same place once only its owner can write there: the cache is used.
     chmodSync(shared, 0o755);
     for (let i = 0; i < 2; i++) expect((await msgctl(['completion', 'bash'], { env })).exitCode).toBe(0);
-    expect(cacheFiles(join(shared, 'cache', 'msgctl', 'code'), 'completion')).toHaveLength(1);
+    expect(cacheFiles(join(folder, 'code'), 'completion')).toHaveLength(1);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
