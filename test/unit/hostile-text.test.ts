@@ -13,6 +13,18 @@ describe('terminalSafe', () => {
     expect(terminalSafe('x\ud800y')).toBe('x\\ud800y');
   });
 
+  it('escapes every ASCII control and DEL and nothing else of ASCII, alone or in plain ASCII text (the fast path)', () => {
+    for (let code = 0; code < 0x80; code++) {
+      const ch = String.fromCharCode(code);
+      const expected = code >= 0x20 && code < 0x7f ? ch : `\\x${code.toString(16).padStart(2, '0')}`;
+      expect(terminalSafe(ch), code.toString(16)).toBe(expected);
+      expect(terminalSafe(`plain ${ch} text`), code.toString(16)).toBe(`plain ${expected} text`);
+      expect(jsonForTerminal(`["${ch}"]`), code.toString(16)).toBe(code >= 0x20 && code < 0x7f || ch === '\t' || ch === '\n' || ch === '\r' ? `["${ch}"]` : `["\\u${code.toString(16).padStart(4, '0')}"]`);
+    }
+    expect(terminalSafe('line one\n\tline two\r\n', { keepLines: true })).toBe('line one\n\tline two\r\n');
+    expect(terminalSafe('over\rwritten', { keepLines: true })).toBe('over\\rwritten');
+  });
+
   it('escapes every invisible character: format characters, tags, variation selectors, fillers', () => {
     const invisible = [0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x180b, 0x2028, 0x2029, 0x2061, 0x206a, 0x206f, 0x2800, 0x3164, 0xfe00, 0xfe0e, 0xffa0, 0xe0000, 0xe0001, 0xe0041, 0xe007f, 0xe0100, 0xe01ef];
     for (const code of invisible) {

@@ -1,0 +1,93 @@
+// Does a change slow real commands? Two git revisions of msgctl, each built by its own
+// scripts/build.mjs in a worktree of its own (sharing this checkout's node_modules through a
+// link), run the same commands in the same rounds (alternating, rotating order) against one
+// sandbox; the cost is the median over the rounds of (time at NEW / time at OLD) - 1.
+// Each revision keeps its own warm code cache, as an installed msgctl would.
+//
+// Usage: npm run build && node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2]
+//   e.g. the merge of issue 27 against main just before it:
+//        node bench/compare-revisions.mjs a7fbb33^1 a7fbb33
+// Not part of `npm run bench` (it needs two revisions); prints PASS when no command costs more
+// than --limit percent. POSIX only (git worktrees with a symlinked node_modules).
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arg, benchEnv, envDifferences, load, machine, median, ROOT, startSandbox, verdict } from './lib/common.mjs';
+
+const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
+if (!oldRev || !newRev) {
+  console.error('usage: node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2]');
+  process.exit(2);
+}
+const ROUNDS = Number(arg('rounds', '20'));
+const LIMIT = Number(arg('limit', '2'));
+const WARMUP = 2;
+
+const home = mkdtempSync(join(tmpdir(), 'msgctl-bench-revisions-'));
+
+/**
+ * A worktree of `rev`, built, and its bin.
+ * @param {string} rev
+ * @param {string} name
+ */
+function buildRevision(rev, name) {
+  const root = join(home, name);
+  const added = spawnSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', root, rev], { encoding: 'utf8' });
+  if (added.status !== 0) throw new Error(`git worktree add ${rev} failed: ${added.stderr}`);
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8', env: benchEnv() });
+  if (built.status !== 0) throw new Error(`build of ${rev} failed: ${built.stderr}`);
+  const commit = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  return { bin: join(root, 'bin', 'msgctl.js'), root, commit };
+}
+
+const revisions = { old: buildRevision(oldRev, 'old'), new: buildRevision(newRev, 'new') };
+const baseEnv = benchEnv({ XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' });
+const sandbox = await startSandbox([], baseEnv);
+const apiEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, MSGCTL_API_KEY: sandbox.info.api_key };
+/** @type {Record<'old' | 'new', NodeJS.ProcessEnv>} */
+const envs = { old: { ...apiEnv, XDG_CACHE_HOME: join(home, 'cache-old') }, new: { ...apiEnv, XDG_CACHE_HOME: join(home, 'cache-new') } };
+const commands = [
+  ['org', '--json'],
+  ['patients', 'list', '--limit', '1', '--json'],
+  ['send', '--to', '(212) 555-0100', 'Your lab results are ready.'],
+  ['send', '--dry-run', '--to', '(212) 555-0100', 'Your lab results are ready.'],
+  ['send', '--help'],
+];
+/** @type {{ args: string[], side: 'old' | 'new' }[]} */
+const runs = commands.flatMap((args) => [{ args, side: /** @type {const} */ ('old') }, { args, side: /** @type {const} */ ('new') }]);
+/** @type {Map<string[], { old: number[], new: number[] }>} */
+const times = new Map(commands.map((c) => [c, { old: [], new: [] }]));
+const devNull = openSync('/dev/null', 'w');
+const loadBefore = load();
+try {
+  for (let round = 0; round < ROUNDS + WARMUP; round++) {
+    for (let k = 0; k < runs.length; k++) {
+      const { args, side } = /** @type {(typeof runs)[number]} */ (runs[(k + round) % runs.length]);
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [revisions[side].bin, ...args], { env: envs[side], stdio: ['ignore', devNull, devNull] });
+      const ms = performance.now() - t0;
+      if (r.status !== 0) throw new Error(`${side}: ${args.join(' ')} exited ${r.status}`);
+      if (round >= WARMUP) /** @type {{ old: number[], new: number[] }} */ (times.get(args))[side].push(ms);
+    }
+  }
+} finally {
+  closeSync(devNull);
+  await sandbox.stop();
+  for (const { root } of Object.values(revisions)) spawnSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', root]);
+  rmSync(home, { recursive: true, force: true });
+}
+
+console.log(`${revisions.old.commit} (${oldRev}) against ${revisions.new.commit} (${newRev}): ${ROUNDS} rounds (after ${WARMUP} warm-up); ${machine()} (load ${loadBefore} at the start)`);
+console.log(envDifferences(apiEnv));
+console.log(`${'command'.padEnd(40)} ${'old'.padStart(8)} ${'new'.padStart(8)}  cost (paired)`);
+let worst = -Infinity;
+for (const args of commands) {
+  const t = /** @type {{ old: number[], new: number[] }} */ (times.get(args));
+  const cost = (median(t.new.map((ms, round) => ms / /** @type {number} */ (t.old[round]))) - 1) * 100;
+  worst = Math.max(worst, cost);
+  const name = args.join(' ').replace(/ '?Your lab.*$/, ' …').replace(/\(212\) 555-0100/, 'NUMBER');
+  console.log(`${name.padEnd(40)} ${median(t.old).toFixed(1).padStart(6)}ms ${median(t.new).toFixed(1).padStart(6)}ms  ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}%`);
+}
+console.log(`worst: ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}% (limit +${LIMIT}%) ${verdict(worst <= LIMIT)}`);
