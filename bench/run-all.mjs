@@ -36,7 +36,8 @@ const RUNS_ENV = { 'stream-messages.mjs': { MSGCTL_BENCH_RUNS: '15' } };
 
 const only = process.argv.slice(2);
 const benches = readdirSync(here)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs')
+  // compare-revisions.mjs compares two git revisions given by hand (bench/README.md), not this build.
+  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs' && f !== 'compare-revisions.mjs')
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
 
