@@ -36,7 +36,7 @@ export async function run(ctx: Context, opts: ApiOptions): Promise<void> {
   await runApiCommand(ctx, opts.method, opts.path, opts);
 }
 
-export function registerApi(program: Command, act: Act): void {
+export function registerApi(program: Command, act: Act, runF: typeof run = run): void {
   const api = program
     .command('api')
     .description('Make an authenticated request to any API endpoint and print the response (like `gh api`)')
@@ -54,7 +54,7 @@ export function registerApi(program: Command, act: Act): void {
     .option('--paginate', 'GET every page of a list, following pagination.next_cursor, and print each record as a JSON line')
     .option('-i, --include', 'print the HTTP status line and response headers (each page\'s with --paginate) before the body')
     .option('--max-body <size>', 'read a response body of up to this size (default 32MiB; e.g. 512M, 2GiB): more is refused, not read', parseByteSize)
-    .action(act((ctx, method: string, path: string, flags: ApiFlags) => run(ctx, { ...flags, method, path })));
+    .action(act((ctx, method: string, path: string, flags: ApiFlags) => runF(ctx, { ...flags, method, path })));
   api.addHelpText(
     'after',
     `

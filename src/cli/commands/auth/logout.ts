@@ -32,10 +32,10 @@ export async function run(ctx: Context, _opts: LogoutOptions = {}): Promise<void
   if (profileName === 'sandbox') ctx.out.info('To use the sandbox again, restart it with `msgctl sandbox --write-profile`: it writes its new API key into this profile.');
 }
 
-export function register(program: Command, act: Act): void {
+export function register(program: Command, act: Act, runF: typeof run = run): void {
   const logout = program
     .command('logout')
     .description('Remove the profile\'s stored credential (and revoke OAuth tokens)')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(logout, ['msgctl logout', 'msgctl --profile prod logout']);
 }

@@ -37,13 +37,13 @@ export async function run(ctx: Context, opts: AuthSetKeyOptions): Promise<void> 
   else ctx.out.info(`Organization: ${organization.name} (${organization.id})`);
 }
 
-export function register(auth: Command, act: Act): void {
+export function register(auth: Command, act: Act, runF: typeof run = run): void {
   const setKey = auth
     .command('set-key')
     .description('Store an organization API key for the profile (read from stdin or a hidden prompt, never argv)')
     .option('--name <name>', 'a label for the key, shown by `auth status`')
     .option('--insecure-storage', 'store in a file only you can read instead of the OS keychain (mode 0600; on Windows in %LOCALAPPDATA%, which does not roam)')
-    .action(act((ctx, flags: AuthSetKeyOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: AuthSetKeyOptions) => runF(ctx, flags)));
   examples(setKey, [
     'msgctl auth set-key --name nightly-reminders            # paste at the hidden prompt',
     'printf %s "$KEY" | msgctl --profile prod --base-url https://api.example.com/v1 auth set-key',

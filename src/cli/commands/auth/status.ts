@@ -124,10 +124,10 @@ function fieldsOf(info: Record<string, unknown>) {
   return Object.keys(info).map((k) => ({ header: k, value: (o: Record<string, unknown>) => o[k] }));
 }
 
-export function register(auth: Command, act: Act): void {
+export function register(auth: Command, act: Act, runF: typeof run = run): void {
   const status = auth
     .command('status')
     .description('Show the active profile, credential kind, where it is stored, and who it belongs to')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(status, ['msgctl auth status', 'msgctl --profile prod auth status --json']);
 }

@@ -14,10 +14,10 @@ export async function run(ctx: Context, _opts: AuthTokenOptions = {}): Promise<v
   else await ctx.out.write(token + '\n');
 }
 
-export function register(auth: Command, act: Act): void {
+export function register(auth: Command, act: Act, runF: typeof run = run): void {
   const token = auth
     .command('token')
     .description('Print the active token on stdout (for scripts: curl -H "Authorization: Bearer $(msgctl auth token)")')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(token, ['curl -H "Authorization: Bearer $(msgctl auth token)" "$BASE/organization"']);
 }

@@ -13,11 +13,11 @@ export async function run(ctx: Context, opts: CampaignsArchiveOptions): Promise<
   await setArchived(ctx, opts.id, true);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const cmd = campaigns
     .command('archive <id>')
     .description('Hide a campaign from `campaigns list` (not while running; its status does not change)')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(cmd, FIELDS.campaign);
   describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns archive "$ID"']);

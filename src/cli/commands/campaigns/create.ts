@@ -19,7 +19,7 @@ export async function run(ctx: Context, opts: CampaignsCreateOptions): Promise<v
   ctx.out.info(`Created draft campaign ${campaign.id}. Next: msgctl campaigns recipients add ${campaign.id} --csv FILE`);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const create = campaigns
     .command('create')
     .description('Create a draft campaign (POST /campaigns)')
@@ -30,7 +30,7 @@ export function register(campaigns: Command, act: Act): void {
     .option('--from <phone>', 'clinic number to send from (default: the profile\'s default_from, else the credential\'s default)')
     .option('--interval <seconds>', 'seconds between two messages (service default 1)', nonNegativeNumber)
     .option('--idempotency-key <uuid>', 'make a retried create safe: the service replays the first result for 24 h')
-    .action(act((ctx, flags: CampaignsCreateOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: CampaignsCreateOptions) => runF(ctx, flags)));
   formatOptions(create, FIELDS.campaign);
   examples(create, [
     'msgctl campaigns create --name "Flu shots 2026" --body "Flu shots are in: call us to book." --interval 2',

@@ -26,12 +26,12 @@ export async function run(ctx: Context, opts: CampaignsDeleteOptions): Promise<v
   else ctx.out.info(`Deleted campaign ${opts.id}.`);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const del = campaigns
     .command('delete <id>')
     .description('Delete a draft, completed or stopped campaign (asks first on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { yes?: boolean }) => runF(ctx, { ...flags, id })));
   describeArguments(del, { id: ARGS.campaignId });
   examples(del, ['msgctl campaigns delete "$ID" --yes']);
 }

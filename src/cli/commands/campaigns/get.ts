@@ -16,11 +16,11 @@ export async function run(ctx: Context, opts: CampaignsGetOptions): Promise<void
   await printCampaign(ctx, await (await ctx.client()).get<Campaign>(path, undefined, ctx.signal));
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const get = campaigns
     .command('get <id>')
     .description('Show one campaign with its counts (GET /campaigns/{id})')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(get, FIELDS.campaign);
   describeArguments(get, { id: ARGS.campaignId });
   examples(get, ['msgctl campaigns get "$ID"', 'msgctl campaigns get "$ID" --json | jq .counts']);

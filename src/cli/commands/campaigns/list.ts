@@ -22,7 +22,7 @@ export async function run(ctx: Context, opts: CampaignsListOptions): Promise<voi
   await ctx.out.list(rows, campaignColumns, { empty: 'No campaigns found.', noun: 'campaigns' });
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const list = campaigns
     .command('list')
     .description('List campaigns, oldest first (GET /campaigns); archived ones only with --archived')
@@ -31,7 +31,7 @@ export function register(campaigns: Command, act: Act): void {
     .addOption(limitOption('print at most this many campaigns'))
     .addOption(allOption('print every campaign, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, flags: CampaignsListOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: CampaignsListOptions) => runF(ctx, flags)));
   formatOptions(list, FIELDS.campaign);
   examples(list, ['msgctl campaigns list --status running', 'msgctl campaigns list --archived --all --json | jq .name']);
 }

@@ -16,12 +16,12 @@ export async function run(ctx: Context, opts: CampaignsPauseOptions): Promise<vo
   ctx.out.info(`Campaign ${campaign.id} is paused; resume it with: msgctl campaigns start ${campaign.id}`);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const pause = campaigns
     .command('pause <id>')
     .description('Pause a running campaign after the message in progress (POST /campaigns/{id}/pause)')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried pause safe')
-    .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { idempotencyKey?: string }) => runF(ctx, { ...flags, id })));
   formatOptions(pause, FIELDS.campaign);
   describeArguments(pause, { id: ARGS.campaignId });
   examples(pause, ['msgctl campaigns pause "$ID"']);

@@ -34,13 +34,13 @@ function startQuestion(campaign: Campaign): string {
   return `${verb} campaign ${campaignLabel(campaign)}? It ${how}${pace}.`;
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const start = campaigns
     .command('start <id>')
     .description('Start a draft campaign, or resume a paused one: it sends to every pending recipient (asks first on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation (scripts)')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried start safe')
-    .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => runF(ctx, { ...flags, id })));
   formatOptions(start, FIELDS.campaign);
   describeArguments(start, { id: ARGS.campaignId });
   examples(start, ['msgctl campaigns start "$ID"            # asks, naming the campaign and how many it texts', 'msgctl campaigns start "$ID" --yes && msgctl campaigns watch "$ID"   # in scripts']);

@@ -31,13 +31,13 @@ export async function run(ctx: Context, opts: CampaignsStopOptions): Promise<voi
   ctx.out.info(`Campaign ${campaign.id} is stopped; ${campaign.counts.skipped} recipients were skipped or cancelled.`);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const stop = campaigns
     .command('stop <id>')
     .description('Stop a campaign for good: recipients not yet sent are cancelled (asks first on a terminal; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried stop safe')
-    .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { yes?: boolean; idempotencyKey?: string }) => runF(ctx, { ...flags, id })));
   formatOptions(stop, FIELDS.campaign);
   describeArguments(stop, { id: ARGS.campaignId });
   examples(stop, ['msgctl campaigns stop "$ID"', 'msgctl campaigns stop "$ID" --yes   # in scripts']);

@@ -13,11 +13,11 @@ export async function run(ctx: Context, opts: CampaignsUnarchiveOptions): Promis
   await setArchived(ctx, opts.id, false);
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const cmd = campaigns
     .command('unarchive <id>')
     .description('Bring an archived campaign back into `campaigns list`')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(cmd, FIELDS.campaign);
   describeArguments(cmd, { id: ARGS.campaignId });
   examples(cmd, ['msgctl campaigns unarchive "$ID"']);

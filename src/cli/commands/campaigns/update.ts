@@ -19,7 +19,7 @@ export async function run(ctx: Context, opts: CampaignsUpdateOptions): Promise<v
   await printCampaign(ctx, await (await ctx.client()).patch<Campaign>(path, body, ctx.signal));
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const update = campaigns
     .command('update <id>')
     .description('Change a campaign (PATCH /campaigns/{id}): name and interval always; body and channel when draft or paused; from when draft')
@@ -29,7 +29,7 @@ export function register(campaigns: Command, act: Act): void {
     .option('--channel <channel>', 'secure or sms', choices(['secure', 'sms']))
     .option('--from <phone>', 'new clinic number (draft only)')
     .option('--interval <seconds>', 'new seconds between two messages', nonNegativeNumber)
-    .action(act((ctx, id: string, flags: EditFlags) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: EditFlags) => runF(ctx, { ...flags, id })));
   formatOptions(update, FIELDS.campaign);
   describeArguments(update, { id: ARGS.campaignId });
   examples(update, ['msgctl campaigns update "$ID" --interval 5', 'msgctl campaigns update "$ID" --body-file corrected.txt   # draft or paused']);

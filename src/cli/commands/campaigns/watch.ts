@@ -24,7 +24,7 @@ export async function run(ctx: Context, opts: CampaignsWatchOptions): Promise<nu
   return watchCampaign(ctx, opts.id, { pollMs: opts.poll * 1000 });
 }
 
-export function register(campaigns: Command, act: Act): void {
+export function register(campaigns: Command, act: Act, runF: typeof run = run): void {
   const watch = campaigns
     .command('watch <id>')
     .description(
@@ -36,7 +36,7 @@ export function register(campaigns: Command, act: Act): void {
       '\nExit status:\n  0    the campaign completed\n  1    the campaign was stopped\n' +
         '  130  Ctrl-C: watching ended, the campaign keeps running\n  other codes as for every command (4 not found, 8 unavailable…)',
     )
-    .action(act((ctx, id: string, flags: { poll: number }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { poll: number }) => runF(ctx, { ...flags, id })));
   describeArguments(watch, { id: ARGS.campaignId });
   examples(watch, [
     'msgctl campaigns watch "$ID"',

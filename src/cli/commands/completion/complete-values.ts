@@ -49,11 +49,11 @@ async function candidates(ctx: Context, kind: DynamicValues): Promise<string[]> 
   return page.data.map((c) => line(c.id, c.title ?? ''));
 }
 
-export function registerCompleteValues(program: Command, act: Act): void {
+export function registerCompleteValues(program: Command, act: Act, runF: typeof run = run): void {
   const complete = program
     .command('__complete', { hidden: true })
     .description('Print completion candidates (value<TAB>description per line) for the shell completion scripts')
     .addArgument(new Argument('<kind>', DYNAMIC_VALUES.join(', ')).argParser(choices(DYNAMIC_VALUES)))
-    .action(act((ctx, kind: DynamicValues) => run(ctx, { kind })));
+    .action(act((ctx, kind: DynamicValues) => runF(ctx, { kind })));
   examples(complete, ['msgctl __complete campaigns   # what TAB offers after `msgctl campaigns get`']);
 }

@@ -45,12 +45,12 @@ export async function run(ctx: Context, opts: CompletionOptions): Promise<void> 
   await ctx.out.write(completionScript(opts.program, opts.shell, VERSION));
 }
 
-export function registerCompletion(program: Command, act: Act): void {
+export function registerCompletion(program: Command, act: Act, runF: typeof run = run): void {
   const completion = program
     .command('completion')
     .description('Print a shell completion script for bash, zsh, fish or PowerShell (commands, flags and fixed flag values)')
     .addArgument(new Argument('<shell>', 'bash, zsh, fish or powershell').argParser(choices(SHELLS)))
-    .action(act((ctx, shell: Shell) => run(ctx, { shell, program: rootOf(completion) })));
+    .action(act((ctx, shell: Shell) => runF(ctx, { shell, program: rootOf(completion) })));
   completion.addHelpText(
     'after',
     `

@@ -21,11 +21,11 @@ export async function run(ctx: Context, opts: ConfigGetOptions): Promise<void> {
   else ctx.out.info(`${key} is not set for profile "${name}" (default: ${SETTINGS[key].default}).`);
 }
 
-export function register(config: Command, act: Act): void {
+export function register(config: Command, act: Act, runF: typeof run = run): void {
   const get = config
     .command('get')
     .description('Print one setting of the profile as stored (nothing when it is not set)')
     .addArgument(new Argument('<key>', KEY_HELP).argParser(choices(CONFIG_KEYS)))
-    .action(act((ctx, key: string) => run(ctx, { key })));
+    .action(act((ctx, key: string) => runF(ctx, { key })));
   examples(get, ['msgctl config get region', 'msgctl --profile prod config get base_url']);
 }

@@ -21,10 +21,10 @@ export async function run(ctx: Context, _opts: ConfigListOptions = {}): Promise<
   await ctx.out.list(lines, columns);
 }
 
-export function register(config: Command, act: Act): void {
+export function register(config: Command, act: Act, runF: typeof run = run): void {
   const list = config
     .command('list')
     .description('List every setting of the profile: its value (empty when not set) and its default')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(list, ['msgctl config list', 'msgctl --profile prod config list --json']);
 }

@@ -25,13 +25,13 @@ export async function run(ctx: Context, opts: ConfigSetOptions): Promise<void> {
   ctx.out.info(`Set ${key} = ${value === '' ? '(empty)' : value} for profile "${name}".`);
 }
 
-export function register(config: Command, act: Act): void {
+export function register(config: Command, act: Act, runF: typeof run = run): void {
   const set = config
     .command('set')
     .description('Check a value and store it as a setting of the profile (creates the profile if need be)')
     .addArgument(new Argument('<key>', KEY_HELP).argParser(choices(CONFIG_KEYS)))
     .addArgument(new Argument('<value>', "the value; '' for an empty pager (none)"))
-    .action(act((ctx, key: string, value: string) => run(ctx, { key, value })));
+    .action(act((ctx, key: string, value: string) => runF(ctx, { key, value })));
   examples(set, [
     'msgctl config set date_order day-first',
     'msgctl --profile prod config set default_from "(555) 555-0110"',

@@ -19,11 +19,11 @@ export async function run(ctx: Context, opts: ConfigUnsetOptions): Promise<void>
   ctx.out.info(`Unset ${key} for profile "${name}" (now: ${SETTINGS[key].default}).`);
 }
 
-export function register(config: Command, act: Act): void {
+export function register(config: Command, act: Act, runF: typeof run = run): void {
   const unset = config
     .command('unset')
     .description('Remove a setting from the profile, so its default applies')
     .addArgument(new Argument('<key>', KEY_HELP).argParser(choices(CONFIG_KEYS)))
-    .action(act((ctx, key: string) => run(ctx, { key })));
+    .action(act((ctx, key: string) => runF(ctx, { key })));
   examples(unset, ['msgctl config unset pager']);
 }

@@ -13,11 +13,11 @@ export async function run(ctx: Context, opts: ConversationsGetOptions): Promise<
   await getConversation(ctx, opts.id);
 }
 
-export function register(conversations: Command, act: Act): void {
+export function register(conversations: Command, act: Act, runF: typeof run = run): void {
   const get = conversations
     .command('get <id>')
     .description('Show one patient conversation with its unread count (GET /patient-conversations/{id})')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(get, FIELDS.conversation);
   describeArguments(get, { id: ARGS.conversationId });
   examples(get, ['msgctl conversations get "$CONVERSATION_ID"', 'msgctl conversations get "$CONVERSATION_ID" --json | jq .unread_count']);

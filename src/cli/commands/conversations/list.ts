@@ -12,7 +12,7 @@ export async function run(ctx: Context, opts: ConversationsListOptions): Promise
   await listConversations(ctx, opts);
 }
 
-export function register(conversations: Command, act: Act): void {
+export function register(conversations: Command, act: Act, runF: typeof run = run): void {
   const list = conversations
     .command('list')
     .description('List patient conversations, most recently active first (GET /patient-conversations)')
@@ -24,7 +24,7 @@ export function register(conversations: Command, act: Act): void {
     .addOption(limitOption('print at most this many conversations'))
     .addOption(allOption('print every conversation, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, flags: ConversationsListOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: ConversationsListOptions) => runF(ctx, flags)));
   formatOptions(list, FIELDS.conversation);
   examples(list, [
     'msgctl conversations list --unread',

@@ -15,7 +15,7 @@ export async function run(ctx: Context, opts: ConversationsMessagesOptions): Pro
   await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, columns, 'No messages in this conversation.', 'messages');
 }
 
-export function register(conversations: Command, act: Act): void {
+export function register(conversations: Command, act: Act, runF: typeof run = run): void {
   const convMessages = conversations
     .command('messages')
     .description('List the messages of a conversation, oldest first (GET /conversations/{id}/messages; OAuth)')
@@ -23,7 +23,7 @@ export function register(conversations: Command, act: Act): void {
     .addOption(allOption('print every messages, following all pages'))
     .addOption(wideOption())
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
-    .action(act((ctx, conversationId: string, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+    .action(act((ctx, conversationId: string, flags: ListFlags) => runF(ctx, { ...flags, conversationId })));
   formatOptions(convMessages, FIELDS.conversationMessage);
   describeArguments(convMessages, { 'conversation-id': ARGS.conversationId });
   examples(convMessages, [

@@ -24,7 +24,7 @@ export async function run(ctx: Context, opts: ParticipantsAddOptions): Promise<v
   await ctx.out.resource(participant, participantColumns);
 }
 
-export function register(participants: Command, act: Act): void {
+export function register(participants: Command, act: Act, runF: typeof run = run): void {
   const add = participants
     .command('add')
     .description('Add a member of the organization to a conversation (POST /conversations/{id}/participants)')
@@ -32,7 +32,7 @@ export function register(participants: Command, act: Act): void {
     .requiredOption('--user <user-id>', 'the staff member to add (see `msgctl staff list`)', uuidArg('user id'))
     .option('--idempotency-key <uuid>', 'make a retried add safe: the service replays the first result for 24 h')
     .action(
-      act((ctx, conversationId: string, flags: { user: string; idempotencyKey?: string }) => run(ctx, { ...flags, conversationId })),
+      act((ctx, conversationId: string, flags: { user: string; idempotencyKey?: string }) => runF(ctx, { ...flags, conversationId })),
     );
   formatOptions(add, FIELDS.participant);
   describeArguments(add, { 'conversation-id': ARGS.conversationId });

@@ -14,13 +14,13 @@ export async function run(ctx: Context, opts: ParticipantsRemoveOptions): Promis
   ctx.out.info(`Removed ${opts.user} from conversation ${opts.conversationId}.`);
 }
 
-export function register(participants: Command, act: Act): void {
+export function register(participants: Command, act: Act, runF: typeof run = run): void {
   const remove = participants
     .command('remove')
     .description('Remove someone (or yourself) from a conversation (DELETE /conversations/{id}/participants/{user})')
     .argument('<conversation-id>', 'conversation (UUID)', uuidArg('conversation id'))
     .requiredOption('--user <user-id>', 'the participant to remove', uuidArg('user id'))
-    .action(act((ctx, conversationId: string, flags: { user: string }) => run(ctx, { ...flags, conversationId })));
+    .action(act((ctx, conversationId: string, flags: { user: string }) => runF(ctx, { ...flags, conversationId })));
   describeArguments(remove, { 'conversation-id': ARGS.conversationId });
   examples(remove, ['msgctl conversations participants remove "$CONV" --user "$USER_ID"']);
 }

@@ -20,7 +20,7 @@ export async function run(ctx: Context, opts: ConversationsParticipantsOptions):
 }
 
 /** Returns the `participants` command, which `add` and `remove` hang under. */
-export function register(conversations: Command, act: Act): Command {
+export function register(conversations: Command, act: Act, runF: typeof run = run): Command {
   const participants = conversations
     .command('participants')
     .description('List, add or remove the participants of a conversation (OAuth)')
@@ -28,7 +28,7 @@ export function register(conversations: Command, act: Act): Command {
     .addOption(limitOption('print at most this many participants'))
     .addOption(allOption('print every participant, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => run(ctx, { ...flags, conversationId })));
+    .action(act((ctx, conversationId: string | undefined, flags: ListFlags) => runF(ctx, { ...flags, conversationId })));
   formatOptions(participants, FIELDS.participant);
   describeArguments(participants, { 'conversation-id': ARGS.conversationId });
   examples(participants, [

@@ -22,14 +22,14 @@ export async function run(ctx: Context, opts: EndpointsCreateOptions): Promise<v
   ctx.out.info('The secret is shown only now: store it where your receiver reads it (e.g. MSGCTL_WEBHOOK_SECRET).');
 }
 
-export function register(endpoints: Command, act: Act): void {
+export function register(endpoints: Command, act: Act, runF: typeof run = run): void {
   const create = endpoints
     .command('create')
     .description('Register a webhook endpoint (POST /webhook-endpoints); prints its signing secret once')
     .requiredOption('--url <url>', 'where the service POSTs events')
     .option('--event <type>', 'only this event type (repeatable; default all)', eventTypes)
     .option('--idempotency-key <uuid>', 'make a retried create safe: the service replays the first result for 24 h')
-    .action(act((ctx, flags: EndpointsCreateOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: EndpointsCreateOptions) => runF(ctx, flags)));
   examples(create, [
     'msgctl events endpoints create --url https://example.com/hooks --event export.ready',
     'msgctl events endpoints create --url http://127.0.0.1:4242/webhooks --json | jq -r .secret',

@@ -13,11 +13,11 @@ export async function run(ctx: Context, opts: EndpointsDeleteOptions): Promise<v
   ctx.out.info(`Deleted webhook endpoint ${opts.endpointId}.`);
 }
 
-export function register(endpoints: Command, act: Act): void {
+export function register(endpoints: Command, act: Act, runF: typeof run = run): void {
   const del = endpoints
     .command('delete')
     .description('Delete a webhook endpoint (DELETE /webhook-endpoints/{id})')
     .argument('<endpoint-id>', 'endpoint (UUID)', uuidArg('endpoint id'))
-    .action(act((ctx, endpointId: string) => run(ctx, { endpointId })));
+    .action(act((ctx, endpointId: string) => runF(ctx, { endpointId })));
   examples(del, ['msgctl events endpoints delete "$ENDPOINT_ID"']);
 }

@@ -12,11 +12,11 @@ export async function run(ctx: Context, _opts: EndpointsListOptions = {}): Promi
   await ctx.out.list(rows, endpointColumns, { empty: 'No webhook endpoints.', noun: 'endpoints' });
 }
 
-export function register(endpoints: Command, act: Act): void {
+export function register(endpoints: Command, act: Act, runF: typeof run = run): void {
   const list = endpoints
     .command('list')
     .description('List your webhook endpoints (GET /webhook-endpoints)')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   formatOptions(list, FIELDS.webhookEndpoint);
   examples(list, ['msgctl events endpoints list', 'msgctl events endpoints list --json | jq -r .url']);
 }

@@ -12,7 +12,7 @@ export async function run(ctx: Context, opts: EventsListenOptions): Promise<void
   await listen(ctx, opts);
 }
 
-export function register(events: Command, act: Act): void {
+export function register(events: Command, act: Act, runF: typeof run = run): void {
   const listenCmd = events
     .command('listen')
     .description(
@@ -24,7 +24,7 @@ export function register(events: Command, act: Act): void {
     .option('--event <type>', 'with --register: only this event type (repeatable)', eventTypes)
     .option('--forward-to <url>', 'pass each verified delivery on to a local app, answering the service with its status')
     .option('--secret-stdin', 'read the endpoint\'s signing secret from stdin (else env MSGCTL_WEBHOOK_SECRET or a hidden prompt)')
-    .action(act((ctx, flags: EventsListenOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: EventsListenOptions) => runF(ctx, flags)));
   examples(listenCmd, [
     'msgctl events listen --register',
     'msgctl events listen --register --forward-to http://localhost:3000/webhooks',

@@ -30,7 +30,7 @@ export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<voi
   if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${current.id} --wait`);
 }
 
-export function register(exportsCmd: Command, act: Act): void {
+export function register(exportsCmd: Command, act: Act, runF: typeof run = run): void {
   const create = exportsCmd
     .command('create')
     .description('Start exporting a conversation (POST /conversations/{id}/exports); --wait until it is ready')
@@ -39,7 +39,7 @@ export function register(exportsCmd: Command, act: Act): void {
     .option('--wait', 'wait until the export is ready, then print it with its download_url')
     .option('--idempotency-key <uuid>', 'make a retried start safe: the service replays the first result for 24 h')
     .action(
-      act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => run(ctx, { ...flags, conversationId })),
+      act((ctx, conversationId: string, flags: Omit<ExportsCreateOptions, 'conversationId'>) => runF(ctx, { ...flags, conversationId })),
     );
   formatOptions(create, FIELDS.export);
   describeArguments(create, { 'conversation-id': ARGS.conversationId });

@@ -16,13 +16,13 @@ export async function run(ctx: Context, opts: ExportsDownloadOptions): Promise<v
   await downloadExport(ctx, opts.exportId, opts);
 }
 
-export function register(exportsCmd: Command, act: Act): void {
+export function register(exportsCmd: Command, act: Act, runF: typeof run = run): void {
   const download = exportsCmd
     .command('download')
     .description('Download a ready export\'s file to stdout or -o FILE (fetches a fresh download_url)')
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
     .option('--wait', 'wait for a running export to be ready first')
     .option('--keep-formulas', 'CSV: keep cells starting with = + - @ as they are (by default they get a leading \' so spreadsheets show them as text)')
-    .action(act((ctx, exportId: string, flags: Omit<ExportsDownloadOptions, 'exportId'>) => run(ctx, { ...flags, exportId })));
+    .action(act((ctx, exportId: string, flags: Omit<ExportsDownloadOptions, 'exportId'>) => runF(ctx, { ...flags, exportId })));
   examples(download, ['msgctl exports download "$ID" -o conversation.json', 'msgctl exports download "$ID" | jq ".messages | length"']);
 }

@@ -24,13 +24,13 @@ export async function run(ctx: Context, opts: ExportsGetOptions): Promise<void> 
   await ctx.out.resource(current, exportFields);
 }
 
-export function register(exportsCmd: Command, act: Act): void {
+export function register(exportsCmd: Command, act: Act, runF: typeof run = run): void {
   const get = exportsCmd
     .command('get')
     .description('Show an export (GET /exports/{id}); once ready it has a download_url valid for 5 minutes')
     .argument('<export-id>', 'export (UUID)', uuidArg('export id'))
     .option('--wait', 'wait until the export is no longer running')
-    .action(act((ctx, exportId: string, flags: { wait?: boolean }) => run(ctx, { ...flags, exportId })));
+    .action(act((ctx, exportId: string, flags: { wait?: boolean }) => runF(ctx, { ...flags, exportId })));
   formatOptions(get, FIELDS.export);
   examples(get, ['msgctl exports get "$ID"', 'msgctl exports get "$ID" --wait --json | jq -r .download_url']);
 }

@@ -45,11 +45,11 @@ function findCommand(program: Command, words: readonly string[]): Command | unde
   return command;
 }
 
-export function registerHelp(program: Command, act: Act): void {
+export function registerHelp(program: Command, act: Act, runF: typeof run = run): void {
   const help = program
     .command('help')
     .description(`Show help for a command, or a topic: ${TOPIC_NAMES.join(', ')}`)
     .addArgument(new Argument('[topic...]', `a topic (${TOPIC_NAMES.join(', ')}) or a command's words (patients list)`))
-    .action(act((ctx, words: string[]) => run(ctx, { words, program })));
+    .action(act((ctx, words: string[]) => runF(ctx, { words, program })));
   examples(help, ['msgctl help environment      # every variable msgctl reads, MSGCTL_API_KEY for cron first', 'msgctl help exit-codes', 'msgctl help patients list']);
 }

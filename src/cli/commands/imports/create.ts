@@ -14,7 +14,7 @@ export async function run(ctx: Context, opts: ImportsCreateOptions): Promise<num
   return runImportCreate(ctx, opts.file, opts);
 }
 
-export function register(imports: Command, act: Act): void {
+export function register(imports: Command, act: Act, runF: typeof run = run): void {
   const create = imports
     .command('create <file>')
     .description('Check a patient CSV locally, then import its valid rows (one import per 5,000 rows)')
@@ -27,7 +27,7 @@ export function register(imports: Command, act: Act): void {
     .addOption(monthFirstOption())
     .option('--chunk-size <n>', `rows per import, at most ${LIMITS.importMaxRows}`, positiveInt)
     .option('--idempotency-key <uuid>', 'derive the uploads\' keys from this instead of the file\'s content')
-    .action(act((ctx, file: string, flags: CreateFlags) => run(ctx, { ...flags, file })));
+    .action(act((ctx, file: string, flags: CreateFlags) => runF(ctx, { ...flags, file })));
   describeArguments(create, { file: 'the CSV file (UTF-8 or UTF-16; `,` `;` or tab; a header line)' });
   examples(create, [
     'msgctl imports create roster.csv --dry-run',

@@ -14,12 +14,12 @@ export async function run(ctx: Context, opts: ImportsGetOptions): Promise<number
   return runImportGet(ctx, opts.id, opts);
 }
 
-export function register(imports: Command, act: Act): void {
+export function register(imports: Command, act: Act, runF: typeof run = run): void {
   const get = imports
     .command('get <id>')
     .description('Show a patient import (GET /patient-imports/{id})')
     .option('--wait', 'follow the import until it has finished')
-    .action(act((ctx, id: string, flags: { wait?: boolean }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { wait?: boolean }) => runF(ctx, { ...flags, id })));
   formatOptions(get, FIELDS.import);
   describeArguments(get, { id: ARGS.importId });
   examples(get, ['msgctl imports get imp_3f0c2a4e8b1d4c369a512d0c', 'msgctl imports get "$ID" --wait --json | jq -c ".results[]"']);

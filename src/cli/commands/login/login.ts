@@ -17,7 +17,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   await runLogin(ctx, opts);
 }
 
-export function registerLogin(program: Command, act: Act): void {
+export function registerLogin(program: Command, act: Act, runF: typeof run = run): void {
   const login = program
     .command('login')
     .description('Log in as an org admin in the browser (OAuth 2.0 with PKCE) and store the session for the profile')
@@ -26,7 +26,7 @@ export function registerLogin(program: Command, act: Act): void {
     .option('--port <n>', 'port for the local callback on 127.0.0.1 (default: any free port; fix it to forward it with ssh -L)', portNumber)
     .option('--no-browser', 'print the sign-in URL instead of opening a browser (automatic over SSH or without a display); then paste the URL the browser ended on, or let the callback arrive')
     .option('--insecure-storage', 'store the tokens in a file only you can read instead of the OS keychain (mode 0600; on Windows in %LOCALAPPDATA%, which does not roam)')
-    .action(act((ctx, flags: LoginOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: LoginOptions) => runF(ctx, flags)));
   examples(login, [
     'msgctl login                                   # opens the browser; client secret from MSGCTL_CLIENT_SECRET or a prompt',
     'msgctl --profile sandbox login --no-browser    # prints the URL; paste back the URL the browser ends on',

@@ -16,11 +16,11 @@ export async function run(ctx: Context, opts: MeMessagesGetOptions): Promise<voi
   await ctx.out.resource(message, MESSAGE_COLUMNS, messageView);
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const get = messages
     .command('get <id>')
     .description('One message from your conversations (GET /me/messages/{id})')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(get, FIELDS.message);
   describeArguments(get, { id: 'message id (a UUID: `msgctl me messages` shows them)' });
   examples(get, ['msgctl me messages get 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10']);

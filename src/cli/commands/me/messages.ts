@@ -23,7 +23,7 @@ export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> 
 }
 
 /** Returns the `me messages` command, which `me messages get` hangs under. */
-export function register(me: Command, act: Act): Command {
+export function register(me: Command, act: Act, runF: typeof run = run): Command {
   const messages = me
     .command('messages')
     .description('Messages in your patient conversations and team chats, oldest first (GET /me/messages); marks nothing read')
@@ -32,7 +32,7 @@ export function register(me: Command, act: Act): Command {
     .addOption(limitOption('print at most this many'))
     .addOption(allOption('print every message (all pages)'))
     .addOption(wideOption())
-    .action(act((ctx, flags: MeMessagesOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: MeMessagesOptions) => runF(ctx, flags)));
   formatOptions(messages, FIELDS.message);
   examples(messages, [
     'msgctl me messages --after 2026-11-01',

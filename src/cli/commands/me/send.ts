@@ -28,14 +28,14 @@ export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
   await ctx.out.write(`Sent message ${message.id} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);
 }
 
-export function register(me: Command, act: Act): void {
+export function register(me: Command, act: Act, runF: typeof run = run): void {
   const send = me
     .command('send <conversation-id> [body]')
     .description('Send a message as yourself in one of your conversations (POST /me/conversations/{id}/messages)')
     .option('--idempotency-key <uuid>', 'make a retried send safe: the service replays the first result for 24 h')
     .action(
       act((ctx, conversationId: string, body: string | undefined, flags: { idempotencyKey?: string }) =>
-        run(ctx, { ...flags, conversationId, body }),
+        runF(ctx, { ...flags, conversationId, body }),
       ),
     );
   describeArguments(send, { 'conversation-id': 'conversation id (a UUID: `msgctl me messages --group-by conversation` shows them)', body: 'the message; `-` or omitted: read from stdin' });

@@ -22,11 +22,11 @@ export async function run(ctx: Context, _opts: MeShowOptions = {}): Promise<void
 }
 
 /** Returns the `me` command, which the other verbs hang under. */
-export function register(program: Command, act: Act): Command {
+export function register(program: Command, act: Act, runF: typeof run = run): Command {
   const me = program
     .command('me')
     .description('Who the OAuth login is (GET /me): admin, organization, app, scopes, expiry. OAuth only')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   formatOptions(me, FIELDS.profile);
   examples(me, ['msgctl login && msgctl me', 'msgctl me --json | jq -r .expires_at']);
   return me;

@@ -13,11 +13,11 @@ export async function run(ctx: Context, opts: MessagesGetOptions): Promise<void>
   await getMessage(ctx, opts.id);
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const get = messages
     .command('get <id>')
     .description('Show one message with its delivery status (GET /patient-messages/{id})')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(get, FIELDS.message);
   describeArguments(get, { id: ARGS.messageId });
   examples(get, ['msgctl messages get "$MESSAGE_ID"', 'msgctl messages get "$MESSAGE_ID" --json | jq .delivery']);

@@ -14,7 +14,7 @@ export async function run(ctx: Context, opts: MessagesListOptions): Promise<numb
   return listMessages(ctx, opts);
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const list = messages
     .command('list')
     .description('List messages across patient conversations, newest first (GET /patient-messages)')
@@ -31,7 +31,7 @@ export function register(messages: Command, act: Act): void {
     .option('-f, --follow', 'after the list, keep printing new messages as they arrive, until Ctrl-C')
     .option('--interval <seconds>', 'with --follow: how often to ask for new messages', nonNegativeNumber, 2)
     // -q/--query is `q` in the API and in the options.
-    .action(act((ctx, flags: Omit<MessageListFlags, 'q'> & { query?: string }) => run(ctx, { ...flags, q: flags.query })));
+    .action(act((ctx, flags: Omit<MessageListFlags, 'q'> & { query?: string }) => runF(ctx, { ...flags, q: flags.query })));
   formatOptions(list, FIELDS.message);
   examples(list, [
     'msgctl messages list --after today',

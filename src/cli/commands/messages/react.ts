@@ -26,7 +26,7 @@ export async function run(ctx: Context, opts: MessagesReactOptions): Promise<voi
   await ctx.out.resource(reaction, reactionFields);
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const react = messages
     .command('react')
     .description('React to a message with one emoji (POST /messages/{id}/reactions), or take your reaction back with --remove')
@@ -36,7 +36,7 @@ export function register(messages: Command, act: Act): void {
     .option('--idempotency-key <uuid>', 'make a retried reaction safe: the service replays the first result for 24 h')
     .action(
       act((ctx, messageId: string, emoji: string, flags: { remove?: boolean; idempotencyKey?: string }) =>
-        run(ctx, { ...flags, messageId, emoji }),
+        runF(ctx, { ...flags, messageId, emoji }),
       ),
     );
   formatOptions(react, FIELDS.reaction);

@@ -15,7 +15,7 @@ export async function run(ctx: Context, opts: MessagesRepliesOptions): Promise<v
   await printList(ctx, `/messages/${opts.messageId}/replies`, opts, columns, 'No replies.', 'replies');
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const replies = messages
     .command('replies')
     .description('List the replies to a message, oldest first (GET /messages/{id}/replies; OAuth)')
@@ -23,7 +23,7 @@ export function register(messages: Command, act: Act): void {
     .addOption(allOption('print every replies, following all pages'))
     .addOption(wideOption())
     .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
-    .action(act((ctx, messageId: string, flags: ListFlags) => run(ctx, { ...flags, messageId })));
+    .action(act((ctx, messageId: string, flags: ListFlags) => runF(ctx, { ...flags, messageId })));
   formatOptions(replies, FIELDS.conversationMessage);
   examples(replies, ['msgctl messages replies "$MSG"', 'msgctl messages replies "$MSG" --all --json | jq -r .body']);
 }

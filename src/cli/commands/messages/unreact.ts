@@ -14,12 +14,12 @@ export async function run(ctx: Context, opts: MessagesUnreactOptions): Promise<v
   await unreact(ctx, opts.messageId, opts.emoji);
 }
 
-export function register(messages: Command, act: Act): void {
+export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const unreactCmd = messages
     .command('unreact')
     .description('Remove your reaction with this emoji from a message (DELETE /messages/{id}/reactions/{emoji})')
     .argument('<message-id>', 'message (UUID)', uuidArg('message id'))
     .argument('<emoji>', 'the emoji you reacted with')
-    .action(act((ctx, messageId: string, emoji: string) => run(ctx, { messageId, emoji })));
+    .action(act((ctx, messageId: string, emoji: string) => runF(ctx, { messageId, emoji })));
   examples(unreactCmd, ['msgctl messages unreact "$MSG" 👍']);
 }

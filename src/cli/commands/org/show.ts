@@ -15,11 +15,11 @@ export async function run(ctx: Context, _opts: OrgShowOptions = {}): Promise<voi
   ]);
 }
 
-export function registerOrg(program: Command, act: Act): void {
+export function registerOrg(program: Command, act: Act, runF: typeof run = run): void {
   const org = program
     .command('org')
     .description('Show the organization the credential belongs to (GET /organization)')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   formatOptions(org, FIELDS.organization);
   examples(org, ['msgctl org', 'msgctl org --json | jq -r .name']);
 }

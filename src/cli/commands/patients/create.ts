@@ -22,7 +22,7 @@ export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<vo
   await ctx.out.resource(patient, patientFields);
 }
 
-export function register(patients: Command, act: Act): void {
+export function register(patients: Command, act: Act, runF: typeof run = run): void {
   const create = patients
     .command('create')
     .description('Create a patient, or find the existing one by MRN, then phone, then email (POST /patients)')
@@ -36,7 +36,7 @@ export function register(patients: Command, act: Act): void {
     .option('--mrn <mrn>', 'the patient\'s ID in your system (matched first)')
     .option('--region <code>', 'region for phone numbers without a country code')
     .option('--idempotency-key <uuid>', 'reuse this key to make a retried create safe')
-    .action(act((ctx, flags: PatientsCreateOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: PatientsCreateOptions) => runF(ctx, flags)));
   formatOptions(create, FIELDS.patient);
   examples(create, [
     'msgctl patients create --first-name Ada --last-name Lovelace --phone "(555) 555-0142" --mrn A-1001',

@@ -28,12 +28,12 @@ export async function run(ctx: Context, opts: PatientsDeleteOptions): Promise<vo
   else ctx.out.info(`Deleted patient ${opts.id}.`);
 }
 
-export function register(patients: Command, act: Act): void {
+export function register(patients: Command, act: Act, runF: typeof run = run): void {
   const del = patients
     .command('delete <id>')
     .description('Delete a patient (asks first on a terminal, naming the patient; --yes otherwise)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(act((ctx, id: string, flags: { yes?: boolean }) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: { yes?: boolean }) => runF(ctx, { ...flags, id })));
   describeArguments(del, { id: ARGS.patientId });
   examples(del, ['msgctl patients delete "$ID" --yes']);
 }

@@ -15,11 +15,11 @@ export async function run(ctx: Context, opts: PatientsGetOptions): Promise<void>
   await ctx.out.resource(patient, patientFields);
 }
 
-export function register(patients: Command, act: Act): void {
+export function register(patients: Command, act: Act, runF: typeof run = run): void {
   const get = patients
     .command('get <id>')
     .description('Show one patient (GET /patients/{id})')
-    .action(act((ctx, id: string) => run(ctx, { id })));
+    .action(act((ctx, id: string) => runF(ctx, { id })));
   formatOptions(get, FIELDS.patient);
   describeArguments(get, { id: ARGS.patientId });
   examples(get, ['msgctl patients get 3f0c2a4e-…', 'msgctl patients get "$ID" --json | jq .phone']);

@@ -27,7 +27,7 @@ export async function run(ctx: Context, opts: PatientsListOptions): Promise<void
   await ctx.out.list(rows, patientColumns, { empty: 'No patients found.', noun: 'patients' });
 }
 
-export function register(patients: Command, act: Act): void {
+export function register(patients: Command, act: Act, runF: typeof run = run): void {
   const list = patients
     .command('list')
     .description('Find patients by phone or MRN (GET /patients)')
@@ -37,7 +37,7 @@ export function register(patients: Command, act: Act): void {
     .addOption(limitOption('print at most this many patients'))
     .addOption(allOption('print every patient, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, flags: PatientsListOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: PatientsListOptions) => runF(ctx, flags)));
   formatOptions(list, FIELDS.patient);
   examples(list, ['msgctl patients list --mrn A-1001', 'msgctl patients list --all --json > patients.jsonl']);
 }

@@ -19,7 +19,7 @@ export async function run(ctx: Context, opts: PatientsUpdateOptions): Promise<vo
   await ctx.out.resource(patient, patientFields);
 }
 
-export function register(patients: Command, act: Act): void {
+export function register(patients: Command, act: Act, runF: typeof run = run): void {
   const update = patients
     .command('update <id>')
     .description('Change only the given fields of a patient (PATCH /patients/{id})')
@@ -36,7 +36,7 @@ export function register(patients: Command, act: Act): void {
     .option('--mrn <mrn>', 'new MRN')
     .option('--clear-mrn', 'remove the MRN')
     .option('--region <code>', 'region for phone numbers without a country code')
-    .action(act((ctx, id: string, flags: PatientFlags) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: PatientFlags) => runF(ctx, { ...flags, id })));
   formatOptions(update, FIELDS.patient);
   describeArguments(update, { id: ARGS.patientId });
   examples(update, ['msgctl patients update "$ID" --phone "+1 555 555 0199"', 'msgctl patients update "$ID" --clear-email']);

@@ -43,10 +43,10 @@ export async function run(ctx: Context, _opts: ProfilesListOptions = {}): Promis
   else if (!lines.some((p) => p.active)) ctx.out.info(`This command line uses profile "${active}", which is not in ${config.path}.`);
 }
 
-export function register(profiles: Command, act: Act): void {
+export function register(profiles: Command, act: Act, runF: typeof run = run): void {
   const list = profiles
     .command('list')
     .description('List the profiles in the config file: which one is in use (*), its base URL and credential')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(list, ['msgctl profiles list', 'msgctl profiles list --json | jq -r .name']);
 }

@@ -22,11 +22,11 @@ export async function run(ctx: Context, opts: ProfilesUseOptions): Promise<void>
   }
 }
 
-export function register(profiles: Command, act: Act): void {
+export function register(profiles: Command, act: Act, runF: typeof run = run): void {
   const use = profiles
     .command('use')
     .description('Make a profile the default for every command (--profile and MSGCTL_PROFILE still win)')
     .addArgument(completeWith(new Argument('<name>', 'a profile in the config file (`msgctl profiles list`)'), 'profiles'))
-    .action(act((ctx, name: string) => run(ctx, { name })));
+    .action(act((ctx, name: string) => runF(ctx, { name })));
   examples(use, ['msgctl profiles use sandbox', 'msgctl profiles use prod']);
 }

@@ -16,10 +16,10 @@ export async function run(ctx: Context, opts: ReferenceOptions): Promise<void> {
  * scripts/gen-reference.mjs runs it on a fresh build and a test compares it
  * with the file, so the reference cannot go stale unnoticed.
  */
-export function registerReference(program: Command, act: Act): void {
+export function registerReference(program: Command, act: Act, runF: typeof run = run): void {
   const reference = program
     .command('__reference', { hidden: true })
     .description('Print the command reference (docs/reference.md) as Markdown, generated from the command tree')
-    .action(act((ctx) => run(ctx, { program })));
+    .action(act((ctx) => runF(ctx, { program })));
   examples(reference, ['msgctl __reference > docs/reference.md   # what `npm run docs:reference` does']);
 }

@@ -36,7 +36,7 @@ export async function run(ctx: Context, opts: SandboxOptions): Promise<number> {
   return runSandboxCommand(ctx, opts);
 }
 
-export function registerSandbox(program: Command, act: Act): void {
+export function registerSandbox(program: Command, act: Act, runF: typeof run = run): void {
   const sandbox = program
     .command('sandbox')
     .description('Run a local implementation of the Messaging Service API on 127.0.0.1 (seeded org, keys, patients)')
@@ -48,7 +48,7 @@ export function registerSandbox(program: Command, act: Act): void {
     .option('--time-scale <x>', 'multiply every background delay (0.01 runs campaigns 100x faster)', nonNegativeNumber, 1)
     .option('--write-profile', 'write a "sandbox" profile (base URL + API key) so `msgctl --profile sandbox …` works')
     .option('--seed-messages <n>', 'load this many synthetic messages (for tests and benchmarks)', positiveInt)
-    .action(act((ctx, flags: SandboxOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: SandboxOptions) => runF(ctx, flags)));
   examples(sandbox, [
     'msgctl sandbox --write-profile',
     'msgctl sandbox --port 0 --json            # prints {"base_url":…,"api_key":…} on one line',

@@ -17,14 +17,14 @@ export async function run(ctx: Context, opts: SandboxReplyOptions): Promise<void
   await sendReply(ctx, opts);
 }
 
-export function register(sandbox: Command, act: Act): void {
+export function register(sandbox: Command, act: Act, runF: typeof run = run): void {
   const reply = sandbox
     .command('reply <body>')
     .description('Make a patient text the clinic in a running sandbox: the reply lands in their sms conversation (STOP or START opts them out or in)')
     .requiredOption('--from <phone>', "the patient's phone number, any common format (a number no patient has creates one)")
     .option('--to <number>', "the clinic number the patient texts (default: the sandbox's first, Front Desk +15555550100)")
     .option('--region <code>', 'country for numbers without a country code (default: the profile\'s, else US)')
-    .action(act((ctx, body: string, flags: Omit<SandboxReplyOptions, 'body'>) => run(ctx, { ...flags, body })));
+    .action(act((ctx, body: string, flags: Omit<SandboxReplyOptions, 'body'>) => runF(ctx, { ...flags, body })));
   describeArguments(reply, { body: 'what the patient writes (STOP and START opt their phone out of and back into texts)' });
   examples(reply, [
     'msgctl sandbox reply --from "(555) 555-0123" "Thanks, see you Tuesday!"',

@@ -94,7 +94,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   );
 }
 
-export function registerSend(program: Command, act: Act): void {
+export function registerSend(program: Command, act: Act, runF: typeof run = run): void {
   const send = program
     .command('send [body]')
     .description('Send a message to a patient by phone or patient id, or a batch from a CSV file (POST /patient-messages)')
@@ -119,7 +119,7 @@ export function registerSend(program: Command, act: Act): void {
     .option('--concurrency <n>', 'batch: messages in flight at once', positiveInt, 4)
     .option('--journal <file>', 'batch: journal of row outcomes, so a re-run sends only what is left')
     .option('--strict', 'batch: stop before sending anything if any row is invalid')
-    .action(act((ctx, body: string | undefined, flags: SendFlags) => run(ctx, { ...flags, body })));
+    .action(act((ctx, body: string | undefined, flags: SendFlags) => runF(ctx, { ...flags, body })));
   describeArguments(send, { body: 'the message; `-` or omitted: read from stdin (or --body-file)' });
   examples(send, [
     'msgctl send --to "(555) 555-0123" "Your results are ready"',

@@ -28,14 +28,14 @@ export async function run(ctx: Context, opts: StaffListOptions): Promise<void> {
   );
 }
 
-export function register(staff: Command, act: Act): void {
+export function register(staff: Command, act: Act, runF: typeof run = run): void {
   const list = staff
     .command('list')
     .description('List the organization\'s staff (GET /staff)')
     .addOption(limitOption('print at most this many people'))
     .addOption(allOption('print everyone, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, flags: StaffListOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: StaffListOptions) => runF(ctx, flags)));
   formatOptions(list, FIELDS.staff);
   examples(list, ['msgctl staff list', 'msgctl staff list --json | jq -r "select(.role == \\"admin\\") | .id"']);
 }

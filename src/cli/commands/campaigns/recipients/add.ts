@@ -17,7 +17,7 @@ export async function run(ctx: Context, opts: RecipientsAddOptions): Promise<num
   return addRecipients(ctx, opts.id, opts);
 }
 
-export function register(recipients: Command, act: Act): void {
+export function register(recipients: Command, act: Act, runF: typeof run = run): void {
   const add = recipients
     .command('add <id>')
     .description(
@@ -26,7 +26,7 @@ export function register(recipients: Command, act: Act): void {
     .option('--patient <id>', 'patient id to add (repeatable)', collect)
     .option('--csv <file>', 'CSV with a patient_id, mrn or phone column (one patient per row, sent in file order)')
     .option('--region <code>', 'region for CSV phone numbers without a country code (default: profile, else US)')
-    .action(act((ctx, id: string, flags: Omit<RecipientsAddOptions, 'id'>) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: Omit<RecipientsAddOptions, 'id'>) => runF(ctx, { ...flags, id })));
   describeArguments(add, { id: ARGS.campaignId });
   examples(add, [
     'msgctl campaigns recipients add "$ID" --patient 3f0c2a4e-8b1d-4c36-9a51-2d0c1e7f9a10 --patient 7d9f…',

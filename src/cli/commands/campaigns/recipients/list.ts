@@ -24,7 +24,7 @@ export async function run(ctx: Context, opts: RecipientsListOptions): Promise<vo
   await ctx.out.list(rows, recipientColumns, { empty: 'No recipients found.', noun: 'recipients', total });
 }
 
-export function register(recipients: Command, act: Act): void {
+export function register(recipients: Command, act: Act, runF: typeof run = run): void {
   const list = recipients
     .command('list <id>')
     .description('List recipients in send order, with their status (GET /campaigns/{id}/recipients)')
@@ -32,7 +32,7 @@ export function register(recipients: Command, act: Act): void {
     .addOption(limitOption('print at most this many recipients'))
     .addOption(allOption('print every recipient, following all pages'))
     .addOption(wideOption())
-    .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => run(ctx, { ...flags, id })));
+    .action(act((ctx, id: string, flags: Omit<RecipientsListOptions, 'id'>) => runF(ctx, { ...flags, id })));
   formatOptions(list, FIELDS.recipient);
   describeArguments(list, { id: ARGS.campaignId });
   examples(list, [

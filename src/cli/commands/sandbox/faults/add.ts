@@ -19,7 +19,7 @@ export async function run(ctx: Context, opts: SandboxFaultsAddOptions): Promise<
   await addFaults(ctx, opts);
 }
 
-export function register(faults: Command, act: Act): void {
+export function register(faults: Command, act: Act, runF: typeof run = run): void {
   const add = faults
     .command('add')
     .description('Queue a fault: the next matching API request answers --status, or is handled and its connection reset, or is held in progress')
@@ -30,7 +30,7 @@ export function register(faults: Command, act: Act): void {
     .option('--method <method>', 'only requests with this method (default any)')
     .option('--path <prefix>', 'only requests whose path under /v1 starts with this, e.g. /patient-messages (default any)')
     .option('--count <n>', 'queue this many of the same fault (default 1)', positiveInt)
-    .action(act((ctx, flags: SandboxFaultsAddOptions) => run(ctx, flags)));
+    .action(act((ctx, flags: SandboxFaultsAddOptions) => runF(ctx, flags)));
   examples(add, [
     'msgctl sandbox faults add --status 503 --method POST --path /patient-messages --count 2',
     'msgctl sandbox faults add --status 429 --retry-after 2',

@@ -10,10 +10,10 @@ export async function run(ctx: Context, _opts: SandboxFaultsClearOptions = {}): 
   await clearFaults(ctx);
 }
 
-export function register(faults: Command, act: Act): void {
+export function register(faults: Command, act: Act, runF: typeof run = run): void {
   const clear = faults
     .command('clear')
     .description('Drop every queued fault (faults already served stay listed)')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(clear, ['msgctl sandbox faults clear']);
 }

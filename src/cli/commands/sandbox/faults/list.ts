@@ -10,10 +10,10 @@ export async function run(ctx: Context, _opts: SandboxFaultsListOptions = {}): P
   await listFaults(ctx);
 }
 
-export function register(faults: Command, act: Act): void {
+export function register(faults: Command, act: Act, runF: typeof run = run): void {
   const list = faults
     .command('list')
     .description('List the queued faults (in the order they apply) and the last 50 served, oldest first')
-    .action(act((ctx) => run(ctx)));
+    .action(act((ctx) => runF(ctx)));
   examples(list, ['msgctl sandbox faults list', 'msgctl sandbox faults list --json | jq -c \'select(.state == "served")\'']);
 }
