@@ -8,7 +8,8 @@
  * has no listener at all.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import type { Fault, FaultState } from './routes/faults.js';
+import type { Fault } from '../contract/sandbox-faults.js';
+import type { FaultState } from './routes/faults.js';
 
 export interface LoggedRequest {
   method: string;

@@ -5,24 +5,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { controlRequest, sandboxControl } from './control.js';
-
-/** A fault as the sandbox takes it (POST /_sandbox/faults) and lists it. */
-export interface Fault {
-  status?: 429 | 500 | 503;
-  retryAfter?: number;
-  reset?: boolean;
-  holdMs?: number;
-  method?: string;
-  path?: string;
-}
-
-export interface ServedFault {
-  method: string;
-  path: string;
-  fault: Fault;
-  request_id: string;
-  at: string;
-}
+import { MAX_FAULT_HOLD_MS, type Fault, type ServedFault } from '../../contract/sandbox-faults.js';
 
 /** One row of `faults list`: a queued fault, or one the sandbox served. */
 export interface FaultRow extends Fault {
@@ -41,9 +24,6 @@ export interface AddFlags {
   count?: number;
 }
 
-/** Most a hold may last (the sandbox's own limit). */
-const MAX_HOLD_MS = 60_000;
-
 /** The fault the flags describe; a usage error when they do not describe exactly one. */
 export function faultFromFlags(flags: AddFlags): Fault {
   const kinds = [flags.status !== undefined, Boolean(flags.reset), flags.hold !== undefined].filter(Boolean).length;
@@ -56,7 +36,7 @@ export function faultFromFlags(flags: AddFlags): Fault {
   if (flags.status !== undefined) fault.status = Number(flags.status) as Fault['status'];
   if (flags.reset) fault.reset = true;
   if (flags.hold !== undefined) {
-    if (!Number.isInteger(flags.hold) || flags.hold > MAX_HOLD_MS) throw new UsageError(`--hold must be a whole number of milliseconds up to ${MAX_HOLD_MS}.`);
+    if (!Number.isInteger(flags.hold) || flags.hold > MAX_FAULT_HOLD_MS) throw new UsageError(`--hold must be a whole number of milliseconds up to ${MAX_FAULT_HOLD_MS}.`);
     fault.holdMs = flags.hold;
   }
   if (flags.retryAfter !== undefined) {

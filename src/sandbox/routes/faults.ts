@@ -10,36 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from '../problem.js';
 import { fieldsOf } from '../http/body-shape.js';
 import { checkControlRequest } from '../http/control.js';
-
-export interface Fault {
-  /** Answer with this status instead of handling the request… */
-  status?: 429 | 500 | 503;
-  /** …(429 only) and this Retry-After, in seconds (default 1). */
-  retryAfter?: number;
-  /** Or: handle the request, then drop the connection instead of answering. */
-  reset?: boolean;
-  /**
-   * Or: hold the request this long while it is being processed (after an Idem
-   * request is recorded as in progress), so a concurrent duplicate meets 409
-   * idempotency_request_in_progress.
-   */
-  holdMs?: number;
-  /** Only requests with this method (default any). */
-  method?: string;
-  /** Only requests whose path, under /v1, starts with this (default any), e.g. '/patient-messages'. */
-  path?: string;
-}
-
-/** A fault as GET /_sandbox/faults shows it once it was served. */
-export interface ServedFault {
-  method: string;
-  /** Under /v1, without the query. */
-  path: string;
-  fault: Fault;
-  /** The X-Request-Id of the request it was served to. */
-  request_id: string;
-  at: string;
-}
+import { MAX_FAULT_HOLD_MS, type Fault, type ServedFault } from '../../contract/sandbox-faults.js';
 
 /** How many served faults GET /_sandbox/faults shows (the most recent). */
 const SERVED_KEPT = 50;
@@ -104,7 +75,7 @@ function isFault(value: unknown): value is Fault {
   if (!value || typeof value !== 'object') return false;
   const f = value as Record<string, unknown>;
   const statusOk = f.status === undefined || f.status === 429 || f.status === 500 || f.status === 503;
-  const holdOk = f.holdMs === undefined || (typeof f.holdMs === 'number' && f.holdMs >= 0 && f.holdMs <= 60_000);
+  const holdOk = f.holdMs === undefined || (typeof f.holdMs === 'number' && f.holdMs >= 0 && f.holdMs <= MAX_FAULT_HOLD_MS);
   const retryOk = f.retryAfter === undefined || (f.status === 429 && Number.isSafeInteger(f.retryAfter) && (f.retryAfter as number) >= 0);
   const kinds = [f.status !== undefined, f.reset === true, f.holdMs !== undefined].filter(Boolean).length;
   const oneKind = kinds === 1 && holdOk && retryOk;

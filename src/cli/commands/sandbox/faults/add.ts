@@ -1,18 +1,11 @@
 /** `msgctl sandbox faults add`: queue faults in a running sandbox (POST /_sandbox/faults). */
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
+import type { AddFlags } from '../../../sandbox-control/faults.js';
 import { choices, examples, nonNegativeNumber, positiveInt, type Act } from '../../kit.js';
 
-export interface SandboxFaultsAddOptions {
-  status?: string;
-  reset?: boolean;
-  /** Milliseconds. */
-  hold?: number;
-  retryAfter?: number;
-  method?: string;
-  path?: string;
-  count?: number;
-}
+/** The flags, as `faultFromFlags` (sandbox-control/faults.ts) checks them; --hold in milliseconds. */
+export type SandboxFaultsAddOptions = AddFlags;
 
 export async function run(ctx: Context, opts: SandboxFaultsAddOptions): Promise<void> {
   const { addFaults } = await import('../../../sandbox-control/faults.js');
