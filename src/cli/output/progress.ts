@@ -94,6 +94,11 @@ class ProgressState {
     if (this.total !== undefined && done > this.total) this.total = done;
   }
 
+  /** A total learnt late (or corrected): never below what is already done. */
+  setTotal(total: number): void {
+    this.total = Math.max(total, this.done);
+  }
+
   get fraction(): number | null {
     if (this.total === undefined || this.total <= 0) return null;
     return Math.min(1, this.done / this.total);
@@ -173,7 +178,7 @@ function liveProgress(host: ProgressHost, state: ProgressState, write: (text: st
   draw();
   return {
     setTotal(total) {
-      state.total = Math.max(total, state.done);
+      state.setTotal(total);
       schedule();
     },
     update(done, note) {
@@ -223,7 +228,7 @@ function loggedProgress(state: ProgressState, write: (text: string) => void, now
   maybeLog();
   return {
     setTotal(total) {
-      state.total = Math.max(total, state.done);
+      state.setTotal(total);
       maybeLog();
     },
     update(done, note) {
