@@ -6,8 +6,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { isolatedEnv, msgctl } from '../helpers/in-process.js';
-import { CLIENT_ID, decideViaHttp } from '../helpers/login-harness.js';
+import { msgctl } from '../helpers/in-process.js';
+import { approvingBrowser, loginEnv } from '../helpers/login-harness.js';
 import { FakeCredentialManager } from '../helpers/fake-credential-manager.js';
 import type { SecretStore } from '../../src/cli/auth/secret-store.js';
 
@@ -20,25 +20,8 @@ vi.mock('../../src/cli/auth/secret-store.js', async (importOriginal) => {
   return { ...real, openSecretStore: (...args: Parameters<typeof real.openSecretStore>) => (args[0] === 'keychain' && injected.store ? injected.store() : real.openSecretStore(...args)) };
 });
 
-function loginEnv(extra: Record<string, string | undefined> = {}) {
-  return isolatedEnv({
-    MSGCTL_BASE_URL: sandbox.current.baseUrl,
-    MSGCTL_CLIENT_ID: CLIENT_ID,
-    MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
-    DISPLAY: ':0',
-    ...extra,
-  });
-}
-
-function approvingBrowser() {
-  const opened: string[] = [];
-  let done: Promise<unknown> = Promise.resolve();
-  const openBrowser = async (url: string) => {
-    opened.push(url);
-    done = decideViaHttp(url, { decision: 'approve' }).then(async (d) => (await fetch(d.location!)).text());
-  };
-  return { openBrowser, opened, finished: () => done };
-}
+/** A desktop session: a browser can open. */
+const desktopLoginEnv = (extra: Record<string, string | undefined> = {}) => loginEnv(sandbox.current, { DISPLAY: ':0', ...extra });
 
 describe('login into a Windows-sized keychain', () => {
   it('a client secret too large for one entry fails before the browser opens, storing nothing', async () => {
@@ -46,7 +29,7 @@ describe('login into a Windows-sized keychain', () => {
     injected.store = () => manager.store();
     try {
       const browser = approvingBrowser();
-      const r = await msgctl(['login'], { env: loginEnv({ MSGCTL_CLIENT_SECRET: 'c'.repeat(1300) }), services: { openBrowser: browser.openBrowser } });
+      const r = await msgctl(['login'], { env: desktopLoginEnv({ MSGCTL_CLIENT_SECRET: 'c'.repeat(1300) }), services: { openBrowser: browser.openBrowser } });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('the client secret is 1,300 characters');
       expect(r.stderr).toContain('No browser was opened');
@@ -62,7 +45,7 @@ describe('login into a Windows-sized keychain', () => {
     const manager = new FakeCredentialManager();
     injected.store = () => manager.store();
     try {
-      const env = loginEnv();
+      const env = desktopLoginEnv();
       // The login's probe writes once before the browser; the session's second entry then fails.
       manager.failWriteNumber = 3;
       const browser = approvingBrowser();

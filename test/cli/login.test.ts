@@ -9,42 +9,16 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/in-process.js';
-import { CLIENT_ID, decideViaHttp } from '../helpers/login-harness.js';
+import { approveAt, approvingBrowser, decideViaHttp, loginEnv } from '../helpers/login-harness.js';
 
 const sandbox = useSandbox();
 
 /** A desktop session (a display: a browser can open) unless `extra` says otherwise. */
-function loginEnv(extra: Record<string, string | undefined> = {}) {
-  return isolatedEnv({
-    MSGCTL_BASE_URL: sandbox.current.baseUrl,
-    MSGCTL_CLIENT_ID: CLIENT_ID,
-    MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
-    DISPLAY: ':0',
-    ...extra,
-  });
-}
-
-/** Signs in at the authorize URL as the org admin, approves, and follows the redirect to the CLI's callback. */
-async function approveAt(url: string): Promise<void> {
-  const decision = await decideViaHttp(url, { decision: 'approve' });
-  await (await fetch(decision.location!)).text();
-}
-
-/** A browser that signs in as the org admin and approves, recording what it was asked to open. */
-function approvingBrowser() {
-  const opened: string[] = [];
-  let done: Promise<unknown> = Promise.resolve();
-  const openBrowser = async (url: string) => {
-    opened.push(url);
-    // The CLI waits for the callback after opening: answer in the background, as a real browser would.
-    done = approveAt(url);
-  };
-  return { openBrowser, opened, finished: () => done };
-}
+const desktopLoginEnv = (extra: Record<string, string | undefined> = {}) => loginEnv(sandbox.current, { DISPLAY: ':0', ...extra });
 
 describe('msgctl login with an injected browser', () => {
   it('opens the authorize URL, and the approved session works for later commands', async () => {
-    const env = loginEnv();
+    const env = desktopLoginEnv();
     const browser = approvingBrowser();
     const r = await msgctl(['login', '--insecure-storage'], { env, services: { openBrowser: browser.openBrowser } });
     await browser.finished();
@@ -59,7 +33,7 @@ describe('msgctl login with an injected browser', () => {
   });
 
   it('with --no-browser prints the URL and opens nothing', async () => {
-    const env = isolatedEnv({ ...loginEnv(), MSGCTL_LOGIN_TIMEOUT_SECONDS: '1' });
+    const env = isolatedEnv({ ...desktopLoginEnv(), MSGCTL_LOGIN_TIMEOUT_SECONDS: '1' });
     const browser = approvingBrowser();
     const r = await msgctl(['login', '--insecure-storage', '--no-browser'], { env, services: { openBrowser: browser.openBrowser } });
     expect(browser.opened).toEqual([]);
@@ -68,7 +42,7 @@ describe('msgctl login with an injected browser', () => {
   });
 
   it('when the browser cannot be opened, warns and still takes the sign-in from the printed URL', async () => {
-    const env = loginEnv();
+    const env = desktopLoginEnv();
     let user: Promise<unknown> = Promise.resolve();
     const openBrowser = async (url: string) => {
       // The person copies the printed URL into a browser themselves.
@@ -84,7 +58,7 @@ describe('msgctl login with an injected browser', () => {
 
 describe('auth status for people', () => {
   it('an OAuth session shows the user on its own line, not under key_name, and no JSON blobs', async () => {
-    const env = loginEnv();
+    const env = desktopLoginEnv();
     const browser = approvingBrowser();
     const login = await msgctl(['login', '--insecure-storage'], { env, services: { openBrowser: browser.openBrowser } });
     await browser.finished();
@@ -142,7 +116,7 @@ async function loginWithPaste(
 
 describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
   it('takes the pasted URL the browser ended on: state checked, code exchanged with PKCE', async () => {
-    const env = loginEnv();
+    const env = desktopLoginEnv();
     const r = await loginWithPaste(env, async (url) => {
       // The browser is on another machine: it never reaches the listener, the person copies its address bar.
       const decision = await decideViaHttp(url, { decision: 'approve' });
@@ -158,7 +132,7 @@ describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
   });
 
   it('refuses a pasted URL from another login (state mismatch) and stores nothing', async () => {
-    const env = loginEnv();
+    const env = desktopLoginEnv();
     const r = await loginWithPaste(env, async (url) => {
       const decision = await decideViaHttp(url, { decision: 'approve' });
       const forged = new URL(decision.location!);
@@ -174,7 +148,7 @@ describe('msgctl login --no-browser over SSH: pasting the redirect URL', () => {
 
 describe('an API key and an OAuth session on one profile', () => {
   it('login says before sign-in that it replaces the sandbox key; after logout, org says how to get one back', async () => {
-    const env = { ...loginEnv(), MSGCTL_BASE_URL: undefined };
+    const env = { ...desktopLoginEnv(), MSGCTL_BASE_URL: undefined };
     const base = ['--profile', 'sandbox', '--base-url', sandbox.current.baseUrl];
     const setKey = await msgctl([...base, 'auth', 'set-key', '--insecure-storage', '--name', 'sandbox'], { env, input: sandbox.current.credentials.api_key });
     expect(setKey.exitCode, setKey.stderr).toBe(0);
@@ -212,7 +186,7 @@ describe('headless login without traps (issue 29 item 9)', () => {
     ['an SSH session', { DISPLAY: undefined, SSH_CONNECTION: '10.0.0.2 50000 10.0.0.1 22' }, /this is an SSH session/],
   ])('%s: no "Opening your browser", says why, and takes the pasted address', async (_name, extra, why) => {
     if (process.platform !== 'linux') return;
-    const r = await loginWithPaste(loginEnv(extra), pasteOf, [], { openBrowser: neverOpens });
+    const r = await loginWithPaste(desktopLoginEnv(extra), pasteOf, [], { openBrowser: neverOpens });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Opening your browser/);
     expect(r.stderr).toMatch(why);
@@ -222,14 +196,14 @@ describe('headless login without traps (issue 29 item 9)', () => {
   it('SSH with an X-forwarded display still opens the browser', async () => {
     if (process.platform !== 'linux') return;
     const browser = approvingBrowser();
-    const r = await msgctl(['login', '--insecure-storage'], { env: loginEnv({ SSH_CONNECTION: '10.0.0.2 50000 10.0.0.1 22', DISPLAY: 'localhost:10.0' }), services: { openBrowser: browser.openBrowser } });
+    const r = await msgctl(['login', '--insecure-storage'], { env: desktopLoginEnv({ SSH_CONNECTION: '10.0.0.2 50000 10.0.0.1 22', DISPLAY: 'localhost:10.0' }), services: { openBrowser: browser.openBrowser } });
     await browser.finished();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(browser.opened).toHaveLength(1);
   });
 
   it('a browser that fails to open: the paste fallback is offered on screen and works', async () => {
-    const r = await loginWithPaste(loginEnv(), pasteOf, [], {
+    const r = await loginWithPaste(desktopLoginEnv(), pasteOf, [], {
       openBrowser: async () => {
         throw new Error('xdg-open: no method available');
       },
@@ -239,7 +213,7 @@ describe('headless login without traps (issue 29 item 9)', () => {
   });
 
   it('even when the browser opened, a pasted address is taken (it may have opened on another machine)', async () => {
-    const r = await loginWithPaste(loginEnv(), pasteOf, [], { openBrowser: async () => {} });
+    const r = await loginWithPaste(desktopLoginEnv(), pasteOf, [], { openBrowser: async () => {} });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Opening your browser/);
     expect(r.stderr).toMatch(/paste the address it ends on here/);

@@ -12,20 +12,13 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 // The commands around a login (me, logout, refresh) run in-process; the login itself is the built binary (login-harness).
-import { isolatedEnv, jsonLines, msgctl } from '../helpers/in-process.js';
-import { CLIENT_ID, decideViaHttp, startLogin } from '../helpers/login-harness.js';
+import { jsonLines, msgctl } from '../helpers/in-process.js';
+import { CLIENT_ID, decideViaHttp, loginEnv, startLogin } from '../helpers/login-harness.js';
 import { oauthTables } from '../../src/sandbox/domain/oauth-records.js';
 
 const sandbox = useSandbox();
 
-function loginEnv(extra: Record<string, string | undefined> = {}) {
-  return isolatedEnv({
-    MSGCTL_BASE_URL: sandbox.current.baseUrl,
-    MSGCTL_CLIENT_ID: CLIENT_ID,
-    MSGCTL_CLIENT_SECRET: sandbox.current.credentials.oauth_client_secret,
-    ...extra,
-  });
-}
+const sandboxLoginEnv = (extra: Record<string, string | undefined> = {}) => loginEnv(sandbox.current, extra);
 
 /** Env for later commands: the stored session only, no client secret in the environment. */
 function afterLoginEnv(env: Record<string, string | undefined>) {
@@ -51,7 +44,7 @@ async function actAsBrowser(url: string, answer: Parameters<typeof decideViaHttp
 }
 
 async function loggedIn() {
-  const env = loginEnv();
+  const env = sandboxLoginEnv();
   const login = startLogin(['--insecure-storage'], env);
   await actAsBrowser(await login.url);
   const result = await login.result;
@@ -77,7 +70,7 @@ function connectionResult(host: string, port: number): Promise<'connected' | str
 
 describe('msgctl login', () => {
   it('signs in, stores the session in a 0600 file, and `msgctl me` works with it', async () => {
-    const env = loginEnv();
+    const env = sandboxLoginEnv();
     const login = startLogin(['--insecure-storage'], env);
     const url = await login.url;
     expect(url.startsWith(`${sandbox.current.origin}/oauth/authorize?`)).toBe(true);
@@ -122,7 +115,7 @@ describe('msgctl login', () => {
   });
 
   it('Deny ends the login with exit 3 and says so', async () => {
-    const login = startLogin(['--insecure-storage'], loginEnv());
+    const login = startLogin(['--insecure-storage'], sandboxLoginEnv());
     const tab = await actAsBrowser(await login.url, { decision: 'deny', email: '', password: '' });
     expect(tab.html).toMatch(/denied/i);
     const result = await login.result;
@@ -131,7 +124,7 @@ describe('msgctl login', () => {
   });
 
   it('answers a callback with the wrong or no state with an error page and keeps waiting for its own (issue 27)', async () => {
-    const env = loginEnv();
+    const env = sandboxLoginEnv();
     const login = startLogin(['--insecure-storage'], env);
     const url = await login.url;
     // What any local user could send: a forged code under a wrong state, then none at all.
@@ -151,14 +144,14 @@ describe('msgctl login', () => {
   });
 
   it('gives up after MSGCTL_LOGIN_TIMEOUT_SECONDS with exit 1', async () => {
-    const login = startLogin(['--insecure-storage'], loginEnv({ MSGCTL_LOGIN_TIMEOUT_SECONDS: '1' }));
+    const login = startLogin(['--insecure-storage'], sandboxLoginEnv({ MSGCTL_LOGIN_TIMEOUT_SECONDS: '1' }));
     const result = await login.result;
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/Timed out after 1 second waiting for the browser sign-in/);
   });
 
   it('exits 130 on Ctrl-C', async () => {
-    const login = startLogin(['--insecure-storage'], loginEnv());
+    const login = startLogin(['--insecure-storage'], sandboxLoginEnv());
     await login.url;
     login.child.kill('SIGINT');
     const result = await login.result;
@@ -170,7 +163,7 @@ describe('msgctl login', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
     const port = (busy.address() as AddressInfo).port;
     try {
-      const r = await msgctl(['login', '--no-browser', '--insecure-storage', '--port', String(port)], { env: loginEnv() });
+      const r = await msgctl(['login', '--no-browser', '--insecure-storage', '--port', String(port)], { env: sandboxLoginEnv() });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`Port ${port} on 127.0.0.1 is already in use`));
     } finally {
@@ -179,7 +172,7 @@ describe('msgctl login', () => {
   });
 
   it('exits 2 without a client id, before listening', async () => {
-    const r = await msgctl(['login', '--no-browser', '--insecure-storage'], { env: loginEnv({ MSGCTL_CLIENT_ID: undefined }) });
+    const r = await msgctl(['login', '--no-browser', '--insecure-storage'], { env: sandboxLoginEnv({ MSGCTL_CLIENT_ID: undefined }) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/No OAuth client id/);
     expect(r.stderr).not.toMatch(/oauth\/authorize/);
@@ -206,7 +199,7 @@ describe('msgctl login', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const login = startLogin(['--insecure-storage'], loginEnv({ MSGCTL_AUTH_URL: proxyUrl }));
+      const login = startLogin(['--insecure-storage'], sandboxLoginEnv({ MSGCTL_AUTH_URL: proxyUrl }));
       const url = (await login.url).replace(proxyUrl, sandbox.current.origin);
       const port = Number(callbackOf(url).port);
       expect(await connectionResult('127.0.0.1', port)).toBe('connected');
@@ -293,7 +286,7 @@ describe('using the stored session', () => {
 // Linux only: "no keychain" is made by pointing D-Bus at nothing, which macOS and Windows ignore.
 describe.skipIf(process.platform !== 'linux')('msgctl login and the OS keychain', () => {
   it('without a usable keychain and without --insecure-storage, fails before the browser step', async () => {
-    const r = await msgctl(['login', '--no-browser'], { env: loginEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
+    const r = await msgctl(['login', '--no-browser'], { env: sandboxLoginEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/keychain/i);
     expect(r.stderr).toMatch(/--insecure-storage/);
@@ -306,7 +299,7 @@ describe.skipIf(process.platform !== 'linux')('msgctl login and the OS keychain'
 
   it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', async () => {
     const profile = `login-${randomUUID()}`;
-    const env = loginEnv();
+    const env = sandboxLoginEnv();
     const login = startLogin(['--profile', profile], env);
     await actAsBrowser(await login.url);
     const result = await login.result;

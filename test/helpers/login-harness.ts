@@ -6,7 +6,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RunningSandbox } from '../../src/sandbox/start.js';
-import { binPath } from './cli.js';
+import { binPath, isolatedEnv } from './cli.js';
 
 export const CLIENT_ID = 'msgctl-sandbox-cli';
 export const ALL_SCOPES = 'messages.read messages.write patients.read patients.write offline_access';
@@ -164,4 +164,32 @@ export function startLogin(args: string[], env: Record<string, string | undefine
   );
   const result = child.then((r) => ({ exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: err }));
   return { child, stderr: () => err, url, waitForStderr, result };
+}
+
+/** Env for `msgctl login` against `sandbox` with its OAuth app's client id and secret. */
+export function loginEnv(sandbox: RunningSandbox, extra: Record<string, string | undefined> = {}) {
+  return isolatedEnv({
+    MSGCTL_BASE_URL: sandbox.baseUrl,
+    MSGCTL_CLIENT_ID: CLIENT_ID,
+    MSGCTL_CLIENT_SECRET: sandbox.credentials.oauth_client_secret,
+    ...extra,
+  });
+}
+
+/** Signs in at the authorize URL as the org admin, approves, and follows the redirect to the CLI's callback. */
+export async function approveAt(url: string): Promise<void> {
+  const decision = await decideViaHttp(url, { decision: 'approve' });
+  await (await fetch(decision.location!)).text();
+}
+
+/** A browser double that signs in as the org admin and approves, recording what it was asked to open. */
+export function approvingBrowser() {
+  const opened: string[] = [];
+  let done: Promise<unknown> = Promise.resolve();
+  const openBrowser = async (url: string) => {
+    opened.push(url);
+    // The CLI waits for the callback after opening: answer in the background, as a real browser would.
+    done = approveAt(url);
+  };
+  return { openBrowser, opened, finished: () => done };
 }
