@@ -3,6 +3,7 @@
  * both drive it over HTTP (through the built CLI) and inspect its state.
  */
 import { afterAll, beforeAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start.js';
 import type { SandboxOptions } from '../../src/sandbox/context.js';
 
@@ -26,4 +27,21 @@ export async function withPageCap<T>(sandbox: RunningSandbox, records: number, f
   } finally {
     sandbox.testing.capPageSize(null);
   }
+}
+
+/**
+ * One API request to the sandbox over HTTP, as a client sends it: the bearer token, and with a
+ * body JSON and a fresh Idempotency-Key. Answers the status and the parsed body (undefined if empty).
+ */
+export async function apiCall(sandbox: RunningSandbox, method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { SCOPES } from '../../src/contract/api.js';
 import { TimeOrderedIds } from '../../src/sandbox/time-ordered-ids.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { apiCall, useSandbox } from '../helpers/sandbox.js';
 import { staffWorld } from '../helpers/staff-world.js';
 
 const sandbox = useSandbox();
@@ -23,18 +23,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A request that must succeed: its body. */
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${sandbox.current.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-  return json;
+  const answer = await apiCall(sandbox.current, method, path, token, body);
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer.body;
 }
 
 /**

@@ -4,24 +4,12 @@
  * body fields, and id as the tiebreaker of equal creation times.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { randomUUID } from 'node:crypto';
-import { useSandbox } from '../helpers/sandbox.js';
+import { apiCall, useSandbox } from '../helpers/sandbox.js';
 import { staffWorld } from '../helpers/staff-world.js';
 
 const sandbox = useSandbox();
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.current.credentials.api_key) {
-  const res = await fetch(`${sandbox.current.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown, token = sandbox.current.credentials.api_key) => apiCall(sandbox.current, method, path, token, body);
 
 describe('/_sandbox/inbound', () => {
   it('answers with what the caller sent and the message id, never the patient who has that phone', async () => {
