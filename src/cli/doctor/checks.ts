@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 import type { CheckResult } from './check.js';
+import { shownUrl } from '../output/shown-url.js';
 
 const { statSync } = process.getBuiltinModule('node:fs');
 
@@ -85,7 +86,7 @@ export async function networkCheck(ctx: Context): Promise<Reachability> {
   }
   const url = new URL('organization', base);
   const proxy = proxyFor(url, ctx.env);
-  const route = proxy ? `through the proxy ${shown(proxy)}` : 'directly';
+  const route = proxy ? `through the proxy ${shownUrl(proxy)}` : 'directly';
   const started = Date.now();
   try {
     const response = await transport.request(url, {
@@ -97,12 +98,12 @@ export async function networkCheck(ctx: Context): Promise<Reachability> {
     const local = (started + Date.now()) / 2;
     const date = Date.parse(String(response.headers.date ?? ''));
     return {
-      result: { check, status: 'ok', detail: `${shown(base.href)} answers (HTTP ${response.status}) ${route}` },
+      result: { check, status: 'ok', detail: `${shownUrl(base.href)} answers (HTTP ${response.status}) ${route}` },
       clock: Number.isNaN(date) ? undefined : { service: date, local },
     };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).name;
-    return { result: { check, status: 'fail', detail: `${shown(base.href)} cannot be reached ${route}: ${code} ${(err as Error).message}`.trim(), fix: networkFix(code, base, proxy) } };
+    return { result: { check, status: 'fail', detail: `${shownUrl(base.href)} cannot be reached ${route}: ${code} ${(err as Error).message}`.trim(), fix: networkFix(code, base, proxy) } };
   }
 }
 
@@ -203,14 +204,4 @@ function ownedPrivately(path: string, forbidden: number): true | string {
   if (uid !== undefined && info.uid !== uid) return `belongs to user ${info.uid}, not you (${uid})`;
   if ((info.mode & forbidden) !== 0) return `can be changed by others (mode ${(info.mode & 0o777).toString(8)})`;
   return true;
-}
-
-/** Origin and path only: no user:password in a URL on screen. */
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.origin + parsed.pathname;
-  } catch {
-    return url;
-  }
 }

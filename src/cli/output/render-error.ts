@@ -6,6 +6,7 @@ import { ApiError, NetworkError } from '../api/errors.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
+import { shownUrl } from './shown-url.js';
 import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
 import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
@@ -192,16 +193,6 @@ const NETWORK_WORDS: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
 };
-
-/** Origin and path only: a user:password or query in a base URL stays out of error output. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.origin + parsed.pathname;
-  } catch {
-    return url;
-  }
-}
 
 function isLoopbackUrl(url: string): boolean {
   try {
