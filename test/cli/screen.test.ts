@@ -36,6 +36,10 @@ describe('a list cut at --limit says so, on a terminal only', () => {
     expect(tty.exitCode).toBe(0);
     expect(tty.stderr).toContain('Showing the first 2 patients; there are more. See more with --limit N, or all with --all.');
     expect(tty.stdout).not.toContain('Showing');
+    // An 80-column window gets the hint on a line of its own, not wrapped mid-sentence.
+    const narrow = await msgctl(['patients', 'list', '--limit', '2'], { env: env(), tty: true, columns: 80 });
+    expect(narrow.stderr).toContain('Showing the first 2 patients; there are more.\nSee more with --limit N, or all with --all.\n');
+    for (const line of narrow.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     const all = await msgctl(['patients', 'list', '--limit', '100'], { env: env(), tty: true, columns: 120 });
     expect(all.stderr).not.toContain('Showing');
     const piped = await msgctl(['patients', 'list', '--limit', '2'], { env: env() });

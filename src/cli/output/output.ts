@@ -183,7 +183,9 @@ export class Output {
     const noun = options.noun ?? 'records';
     const total = await options.total?.().catch(() => undefined);
     const shown = total !== undefined && total > count ? `Showing ${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun}` : `Showing the first ${count.toLocaleString('en-US')} ${noun}; there are more`;
-    this.info(`${shown}. See more with --limit N, or all with --all.`);
+    const line = `${shown}. See more with --limit N, or all with --all.`;
+    // On a narrow window the hint goes on a line of its own rather than wrapping mid-sentence.
+    this.info(line.length <= this.terminalWidth ? line : `${shown}.\nSee more with --limit N, or all with --all.`);
   }
 
   private async printChunk<T>(rows: T[], columns: Column<T>[], table: TableState): Promise<void> {
