@@ -2,8 +2,8 @@
  * `msgctl doctor` (issue 29 item 3): one line per check with a fix, --json,
  * exit 1 when something is wrong; the credential's source named.
  */
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -85,7 +85,33 @@ describe('msgctl doctor', () => {
     chmodSync(dir, 0o777);
     const r = await doctor(env);
     expect(r.exitCode).toBe(1);
-    expect(r.line('folders')).toMatchObject({ status: 'fail', detail: expect.stringContaining('can be changed by others (mode 777)'), fix: expect.stringContaining(`chmod go-w ${dir}`) });
+    expect(r.line('folders')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`${dir} is writable by other users (mode 0777)`), fix: expect.stringContaining(`chmod go-w ${dir}`) });
+  });
+
+  it('counts a folder above the config and state folders, as msgctl does before using them', async () => {
+    if (process.platform === 'win32') return;
+    const env = sandboxEnv(sandbox.current);
+    const above = join(env.XDG_STATE_HOME!, 'shared');
+    const state = join(above, 'state');
+    mkdirSync(join(state, 'msgctl'), { recursive: true });
+    chmodSync(above, 0o777);
+    const r = await doctor({ ...env, XDG_STATE_HOME: state });
+    expect(r.exitCode).toBe(1);
+    expect(r.line('folders')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`${above} is writable by other users (mode 0777), so they could replace ${state}`) });
+  });
+
+  it("passes a folder writable by the user's own private group (umask 002), which msgctl uses", async (context) => {
+    if (process.platform === 'win32') return;
+    // bin/own-path.js: the primary group, named like the user, with no other member in /etc/group.
+    const { gid, username } = userInfo();
+    const line = readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.split(':')[2] === String(gid));
+    const [name, , , members = ''] = line ? line.split(':') : [];
+    if (name !== username || members.split(',').some((m) => m !== '' && m !== username)) return context.skip(`${username}'s primary group is not a private one`);
+    const env = sandboxEnv(sandbox.current);
+    const config = join(env.XDG_CONFIG_HOME!, 'msgctl');
+    mkdirSync(config, { recursive: true });
+    chmodSync(config, 0o775);
+    expect((await doctor(env)).line('folders')).toMatchObject({ status: 'ok' });
   });
 
   it('on a terminal: one line per check, its fix beneath; piped: status<TAB>check<TAB>detail<TAB>fix', async () => {

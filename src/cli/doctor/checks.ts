@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { CheckResult } from './check.js';
 import { shownUrl } from '../output/shown-url.js';
 
-const { statSync } = process.getBuiltinModule('node:fs');
+const { closeSync, existsSync } = process.getBuiltinModule('node:fs');
 
 /** Requests of the doctor wait at most this long (or --timeout, if shorter). */
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -41,14 +41,24 @@ export async function keychainCheck(ctx: Context): Promise<CheckResult> {
     const path = insecureCredentialsFile(ctx.env);
     // Mode bits and uids mean nothing on Windows (ACLs decide): %LOCALAPPDATA% is the user's own.
     if (process.platform === 'win32') {
-      return ownedPrivately(path, 0) === 'does not exist'
-        ? { check: 'keychain', status: 'fail', detail: `the credential file ${path} does not exist`, fix: 'store the credential again with msgctl auth set-key --insecure-storage' }
-        : { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, in your Windows account's folder on this PC)` };
+      return existsSync(path)
+        ? { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, in your Windows account's folder on this PC)` }
+        : { check: 'keychain', status: 'fail', detail: `the credential file ${path} does not exist`, fix: 'store the credential again with msgctl auth set-key --insecure-storage' };
     }
-    const owned = ownedPrivately(path, 0o077);
-    return owned === true
-      ? { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, readable only by you)` }
-      : { check: 'keychain', status: 'fail', detail: `the credential file ${path} ${owned}`, fix: `chmod 600 ${path} (and make it yours), or store the credential again with msgctl auth set-key` };
+    // The very check the file store makes before it reads the file (util/own-files.ts).
+    const { openOwn, UnsafeFileError } = await import('../util/own-files.js');
+    let fd: number | null;
+    try {
+      fd = openOwn(path, 'read', 'the credential file', { secret: true });
+    } catch (err) {
+      if (!(err instanceof UnsafeFileError)) throw err;
+      return { check: 'keychain', status: 'fail', detail: err.message.replace(/\.$/, ''), fix: `chmod 600 ${path} (and make it yours), or store the credential again with msgctl auth set-key` };
+    }
+    if (fd === null) {
+      return { check: 'keychain', status: 'fail', detail: `the credential file ${path} does not exist`, fix: 'store the credential again with msgctl auth set-key --insecure-storage' };
+    }
+    closeSync(fd);
+    return { check: 'keychain', status: 'ok', detail: `not used: the credential is in ${path} (--insecure-storage, readable only by you)` };
   }
   const [{ openSecretStore }, { SecretStoreUnavailableError }] = await Promise.all([import('../auth/secret-store.js'), import('../auth/keychain-store.js')]);
   const store = openSecretStore('keychain', ctx.env, { timeoutMs: 3_000, terminal: false });
@@ -169,39 +179,27 @@ export async function credentialCheck(ctx: Context): Promise<CheckResult> {
 
 /**
  * The config folder (config.json, credentials) and the state folder (batch
- * journals) must be the user's own and writable by nobody else: whoever can
- * write there can change where messages go or which rows count as sent.
+ * journals) must pass the very check msgctl makes before it uses them
+ * (bin/own-path.js checkFolder, through util/own-files.ts): whoever can write
+ * there, or to a folder above, can change where messages go or which rows count as sent.
  */
 export async function foldersCheck(ctx: Context): Promise<CheckResult> {
   const check = 'folders';
   if (process.platform === 'win32') return { check, status: 'skip', detail: '%APPDATA% and %LOCALAPPDATA% are your own' };
   const { configDir, stateDir } = await import('../config/paths.js');
+  const { checkFolder } = await import('../util/own-files.js');
   const problems: string[] = [];
   const fixes: string[] = [];
   const seen: string[] = [];
   for (const dir of [configDir(ctx.env), stateDir(ctx.env), join(stateDir(ctx.env), 'journals')]) {
-    const owned = ownedPrivately(dir, 0o022);
-    if (owned === 'does not exist') continue;
+    if (!existsSync(dir)) continue;
     seen.push(dir);
-    if (owned !== true) {
-      problems.push(`${dir} ${owned}`);
-      fixes.push(`chmod go-w ${dir} (and chown it to yourself)`);
+    const checked = checkFolder(dir);
+    if ('problem' in checked) {
+      problems.push(checked.problem);
+      fixes.push(`chmod go-w ${dir} and any folder above it that others can write to (each must be yours or root's)`);
     }
   }
   if (problems.length > 0) return { check, status: 'fail', detail: problems.join('; '), fix: fixes.join('; ') };
   return { check, status: 'ok', detail: seen.length ? `${seen.join(', ')}: yours, writable only by you` : 'none yet (created, yours only, when first needed)' };
-}
-
-/** True, or what is wrong with `path`: not there, someone else's, or open to `forbidden` mode bits. */
-function ownedPrivately(path: string, forbidden: number): true | string {
-  let info;
-  try {
-    info = statSync(path);
-  } catch {
-    return 'does not exist';
-  }
-  const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) return `belongs to user ${info.uid}, not you (${uid})`;
-  if ((info.mode & forbidden) !== 0) return `can be changed by others (mode ${(info.mode & 0o777).toString(8)})`;
-  return true;
 }

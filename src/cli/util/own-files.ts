@@ -18,7 +18,7 @@ import { CliError } from '../errors.js';
 const fs = process.getBuiltinModule('node:fs');
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = fs.constants;
 
-export { checksPaths };
+export { checkFolder, checksPaths };
 
 export interface FileRules {
   /** Readable by nobody else either (credentials). */
