@@ -22,10 +22,14 @@ export interface Setting {
   check(value: string, profile: ProfileConfig | undefined): Promise<string>;
 }
 
-const oneOf = (key: string, values: readonly string[]) => async (value: string) => {
-  if (!values.includes(value)) throw new UsageError(`${key} must be one of ${values.join(', ')} (got "${value}").`);
-  return value;
-};
+/** A setting with fixed values: the list completion and errors show, and the check against it. */
+const oneOf = (key: string, values: readonly string[]): Pick<Setting, 'values' | 'check'> => ({
+  values,
+  async check(value) {
+    if (!values.includes(value)) throw new UsageError(`${key} must be one of ${values.join(', ')} (got "${value}").`);
+    return value;
+  },
+});
 
 export const SETTINGS: Record<SettingKey, Setting> = {
   base_url: {
@@ -61,14 +65,12 @@ export const SETTINGS: Record<SettingKey, Setting> = {
   date_order: {
     description: 'how numeric dates such as 03/02/1969 are read: day-first or month-first (see `msgctl help dates`)',
     default: "the region's order if it has a settled one, else never guessed",
-    values: ['day-first', 'month-first'],
-    check: oneOf('date_order', ['day-first', 'month-first']),
+    ...oneOf('date_order', ['day-first', 'month-first']),
   },
   color: {
     description: 'colour on a terminal: auto, always or never (NO_COLOR and --no-color still turn it off)',
     default: 'auto',
-    values: ['auto', 'always', 'never'],
-    check: oneOf('color', ['auto', 'always', 'never']),
+    ...oneOf('color', ['auto', 'always', 'never']),
   },
   pager: {
     description: 'command long terminal output goes through; empty for none (MSGCTL_PAGER and PAGER override it)',
@@ -83,11 +85,8 @@ export const SETTINGS: Record<SettingKey, Setting> = {
     async check(value) {
       const zone = value.trim();
       if (zone === 'local' || zone === 'organization') return zone;
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      } catch {
-        throw new UsageError(`time_zone "${value}" is not local, organization or a time zone name.`, ['For example: America/New_York, Europe/London, UTC.']);
-      }
+      const { isTimeZone } = await import('../output/time-view.js');
+      if (!isTimeZone(zone)) throw new UsageError(`time_zone "${value}" is not local, organization or a time zone name.`, ['For example: America/New_York, Europe/London, UTC.']);
       return zone;
     },
   },
