@@ -182,13 +182,13 @@ export class CommandContext implements Context {
 
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
   async clientFor(credential: CredentialProvider): Promise<ApiClient> {
-    const [[{ ApiClient }, { checkBaseUrl }, { VERSION }], transport] = await Promise.all([clientModules(), this.services.transport()]);
+    const [[{ ApiClient }, { checkBaseUrl }, { USER_AGENT }], transport] = await Promise.all([clientModules(), this.services.transport()]);
     const baseUrl = checkBaseUrl(await this.baseUrl(), true);
     return new ApiClient({
       baseUrl,
       credential,
       transport,
-      userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
+      userAgent: USER_AGENT,
       timeoutMs: this.opts.timeout * 1000,
       retries: this.opts.retries,
       log: this.opts.verbose ? (line) => this.verbose(line) : undefined,

@@ -37,12 +37,12 @@ export async function sandboxControl(ctx: Context): Promise<SandboxControl> {
     ]);
   }
   const origin = url.origin;
-  const [{ ApiClient }, transport, { VERSION }] = await Promise.all([import('../api/client.js'), ctx.services.transport(), import('../version.js')]);
+  const [{ ApiClient }, transport, { USER_AGENT }] = await Promise.all([import('../api/client.js'), ctx.services.transport(), import('../version.js')]);
   const client = new ApiClient({
     baseUrl: new URL(`${origin}/`),
     credential: { authorization: async () => null },
     transport,
-    userAgent: `msgctl/${VERSION} (node ${process.version}; ${process.platform})`,
+    userAgent: USER_AGENT,
     timeoutMs: ctx.opts.timeout * 1000,
     // A local sandbox that does not answer is not running: waiting and retrying would not help.
     retries: 0,
