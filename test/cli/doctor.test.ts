@@ -120,6 +120,13 @@ describe('msgctl doctor', () => {
     expect(tty.stdout).toMatch(/^FAIL {2}credential +API key from MSGCTL_API_KEY was refused/m);
     expect(tty.stdout).toMatch(/^ +fix: fix MSGCTL_API_KEY or unset it/m);
     expect(tty.stderr).toMatch(/1 problem\(s\) to fix/);
+    // At 80 columns a long detail continues under its own column; a fix (a command to copy) stays whole.
+    const narrow = await msgctl(['doctor'], { env, tty: true, columns: 80 });
+    const lines = narrow.stdout.split('\n');
+    const at = lines.findIndex((l) => /^FAIL {2}credential /.test(l));
+    expect(lines[at]!.length).toBeLessThanOrEqual(80);
+    expect(lines[at + 1]).toMatch(/^ {18}\S/);
+    expect(lines.find((l) => /^ +fix: fix MSGCTL_API_KEY/.test(l))).toMatch(/would not change what is sent$/);
     const piped = await msgctl(['doctor'], { env });
     expect(piped.stdout.split('\n').filter(Boolean)).toHaveLength(7);
     expect(piped.stdout).toMatch(/^fail\tcredential\tAPI key from MSGCTL_API_KEY was refused \(HTTP 401 invalid_token\)\tfix MSGCTL_API_KEY or unset it/m);

@@ -39,12 +39,16 @@ async function print(ctx: Context, results: CheckResult[]): Promise<void> {
     await ctx.out.write(results.map((r) => [r.status, r.check, cell(r.detail), cell(r.fix ?? '')].join('\t') + '\n').join(''));
     return;
   }
+  const { wrapWords } = await import('../help/render.js');
   const label = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' } as const;
   const width = Math.max(...results.map((r) => r.check.length));
+  // The detail wraps to the window under its own column, not back to the left edge. The fix stays
+  // one line: it often holds a command or a PATH= line, which a line break would cut when copied.
+  const indent = ' '.repeat(width + 8);
   let text = '';
   for (const r of results) {
-    text += `${label[r.status]}  ${r.check.padEnd(width)}  ${terminalSafe(r.detail)}\n`;
-    if (r.fix && (r.status === 'warn' || r.status === 'fail')) text += `${' '.repeat(width + 8)}fix: ${terminalSafe(r.fix)}\n`;
+    text += wrapWords(terminalSafe(r.detail), ctx.out.terminalWidth, `${label[r.status]}  ${r.check.padEnd(width)}  `, indent).join('\n') + '\n';
+    if (r.fix && (r.status === 'warn' || r.status === 'fail')) text += `${indent}fix: ${terminalSafe(r.fix)}\n`;
   }
   await ctx.out.write(text);
 }

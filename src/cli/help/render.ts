@@ -60,8 +60,8 @@ function wrapItem(line: string, width: number): string[] {
   return [lead! + term!, ...wrapWords(description!, width, indent, indent)];
 }
 
-/** Greedy word wrap; a word longer than the line stays whole. */
-function wrapWords(text: string, width: number, first: string, rest: string): string[] {
+/** Greedy word wrap; a word longer than the line stays whole. `first` and `rest` start the first and later lines. */
+export function wrapWords(text: string, width: number, first: string, rest: string): string[] {
   const lines: string[] = [];
   let current = first;
   let empty = true;
