@@ -57,7 +57,8 @@ const fs = require('fs'), vm = require('vm'), path = require('path');
 const [bundle, folder, name, marker] = process.argv.slice(2);
 const source = fs.readFileSync(bundle, 'utf8');
 const head = '(function (exports, require, module, __filename, __dirname) {';
-const length = head.length + source.length + 3;
+// What msgctl compiles: the bundle's text up to the end of its wrapper (bin/code-cache.js).
+const length = source.lastIndexOf('\\n})') + 3;
 let evil = head + 'require("fs").writeFileSync(' + JSON.stringify(marker) + ', "ran as " + process.getuid()); process.exit(42);/*';
 evil += ' '.repeat(length - evil.length - 5) + '*/\\n})';
 fs.mkdirSync(path.join(folder, 'msgctl', 'code'), { recursive: true });
