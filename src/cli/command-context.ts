@@ -171,7 +171,10 @@ export class CommandContext implements Context {
   /** For a profile on a local sandbox (logged out, or never given a key): how to get its key back. */
   private async sandboxHint(profile: string): Promise<string[]> {
     const baseUrl = (await this.config()).profile(profile)?.base_url;
-    const local = baseUrl !== undefined && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(baseUrl);
+    // The loopback test the client itself makes before it sends a credential over plain http.
+    const { isLoopbackHost } = await import('./api/transport.js');
+    const url = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : null;
+    const local = url?.protocol === 'http:' && isLoopbackHost(url.hostname);
     if (profile !== 'sandbox' && !local) return [];
     const { setVariablesPhrase } = await import('./output/platform-words.js');
     return [

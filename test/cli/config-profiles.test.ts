@@ -104,6 +104,25 @@ describe('msgctl config', () => {
   });
 });
 
+describe('a profile without a credential', () => {
+  // The same loopback rule as the client's own before it sends a key over plain http (transport.ts).
+  it.each([
+    ['http://127.0.0.1:4010/v1', true],
+    ['http://127.0.0.2:4010/v1', true],
+    ['http://localhost:4010/v1', true],
+    ['http://[::1]:4010/v1', true],
+    ['https://api.example.com/v1', false],
+    ['https://localhost:8443/v1', false],
+    ['http://127.0.0.1.example.com/v1', false],
+  ])('on %s, says how to get a local sandbox key back: %s', async (baseUrl, local) => {
+    const env = home({ profiles: { clinic: { base_url: baseUrl } } }, { MSGCTL_API_KEY: undefined, MSGCTL_TOKEN: undefined, MSGCTL_BASE_URL: undefined });
+    const r = await msgctl(['--profile', 'clinic', 'org'], { env });
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('No credential for profile "clinic"');
+    expect(r.stderr.includes('msgctl sandbox --write-profile')).toBe(local);
+  });
+});
+
 describe('msgctl profiles', () => {
   const profiles = {
     default_profile: 'clinic',
