@@ -4,7 +4,6 @@
 // from the real command tree, without loading it: they are what install checks, scripts and
 // newcomers run most, and commander alone costs more start-up than they should.
 import './check-node.js';
-import { loadCli } from './code-cache.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -18,6 +17,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(layout(ROOT_HELP));
 } else if (!(await printedPrebuiltHelp(args))) {
   // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
+  // Imported here, not at the top: the answers above need neither the caches nor the checks of
+  // their folders, and skip both modules.
+  const { loadCli } = await import('./code-cache.js');
   await loadCli(args).main();
 }
 

@@ -36,12 +36,18 @@ const cacheFiles = (folder: string, command: string) => (existsSync(folder) ? re
 describe('compile cache', () => {
   it("is kept in the platform's cache folder (XDG_CACHE_HOME/msgctl/compile on Linux), created owner-only", async () => {
     const home = cacheHome();
-    const r = await msgctl(['send', '--help'], { env: home.env });
-    expect(r.exitCode).toBe(0);
+    expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
     expect(existsSync(home.compile)).toBe(true);
     if (posix) expect(statSync(home.compile).mode & 0o777).toBe(0o700);
-    expect((await msgctl(['completion', 'bash'], { env: home.env })).exitCode).toBe(0);
     expect(readdirSync(home.compile).length).toBeGreaterThan(0);
+  });
+
+  it('is not touched by the prebuilt answers (--version, --help, a command\'s --help)', async () => {
+    const home = cacheHome();
+    for (const args of [['--version'], ['--help'], ['send', '--help']]) {
+      expect((await msgctl(args, { env: home.env })).exitCode, args.join(' ')).toBe(0);
+    }
+    expect(existsSync(join(home.compile, '..'))).toBe(false);
   });
 
   it('is shared with the batch thread in the same folder, not a copy one level down', async () => {
