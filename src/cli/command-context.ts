@@ -172,7 +172,7 @@ export class CommandContext implements Context {
   private async sandboxHint(profile: string): Promise<string[]> {
     const baseUrl = (await this.config()).profile(profile)?.base_url;
     // The loopback test the client itself makes before it sends a credential over plain http.
-    const { isLoopbackHost } = await import('./api/transport.js');
+    const { isLoopbackHost } = await import('./api/loopback.js');
     const url = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : null;
     const local = url?.protocol === 'http:' && isLoopbackHost(url.hostname);
     if (profile !== 'sandbox' && !local) return [];

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { jsonForTerminal, terminalSafe, wellFormedJson, stringifyWellFormed } from '../../src/cli/output/terminal-text.js';
 import { FormulaGuard } from '../../src/cli/exports/formula-guard.js';
 import { resolveApiUrl } from '../../src/cli/api/resolve-path.js';
-import { isLoopbackHost } from '../../src/cli/api/transport.js';
+import { isLoopbackHost } from '../../src/cli/api/loopback.js';
 
 describe('terminalSafe', () => {
   it('turns C0, DEL, C1, bidi and zero-width characters into visible escapes', () => {
@@ -100,6 +100,6 @@ describe('resolveApiUrl', () => {
 describe('isLoopbackHost', () => {
   it('is localhost, all of 127.0.0.0/8 and ::1', () => {
     for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ['128.0.0.1', 'example.com', '[::2]', '10.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
+    for (const host of ['128.0.0.1', 'example.com', '[::2]', '10.0.0.1', '127.example.com']) expect(isLoopbackHost(host)).toBe(false);
   });
 });

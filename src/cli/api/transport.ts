@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
+import { isLoopbackHost } from './loopback.js';
 import { NodeTransport } from './node-transport.js';
 import type { ProxyTransport } from './proxy-transport.js';
 
@@ -85,11 +86,6 @@ export function proxyFor(url: URL, env: Env): string | null {
   return proxy;
 }
 
-/** Loopback as both the plain-http rule and the proxy bypass see it: localhost, 127.0.0.0/8, ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
 
 /**
  * Parses and checks a base URL. A credential must never cross the network in

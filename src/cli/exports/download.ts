@@ -17,7 +17,8 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writableOf } from '../output/direct-output.js';
 import { ApiError } from '../api/errors.js';
-import { createTransport, isLoopbackHost } from '../api/transport.js';
+import { isLoopbackHost } from '../api/loopback.js';
+import { createTransport } from '../api/transport.js';
 import { readText } from '../api/http.js';
 import { waitForExport } from './follow.js';
 

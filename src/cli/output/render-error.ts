@@ -3,6 +3,7 @@
  * JSON line with --json) and the exit code of product.md §2.
  */
 import { ApiError, NetworkError } from '../api/errors.js';
+import { isLoopbackHost } from '../api/loopback.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { localProblem } from './local-problem.js';
@@ -195,12 +196,7 @@ const NETWORK_WORDS: Record<string, string> = {
 };
 
 function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    return host === 'localhost' || host === '::1' || /^127\./.test(host);
-  } catch {
-    return false;
-  }
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
 }
 
 export function isAbort(err: unknown): boolean {

@@ -29,7 +29,7 @@ export async function sandboxControl(ctx: Context): Promise<SandboxControl> {
   } catch {
     throw new UsageError(`Invalid base URL "${base.url}" (from ${base.from}).`, ['A running sandbox prints its base URL, e.g. http://127.0.0.1:4010/v1.']);
   }
-  const { isLoopbackHost } = await import('../api/transport.js');
+  const { isLoopbackHost } = await import('../api/loopback.js');
   if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
     throw new UsageError(`${base.url} (from ${base.from}) is not a sandbox on this machine.`, [
       'These commands drive a local `msgctl sandbox` only (http://127.0.0.1, localhost or [::1]).',
