@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Vite cannot load modules from a folder whose path contains `#` (it reads it as a URL fragment;
@@ -9,23 +11,38 @@ if (!viaLink && import.meta.dirname.includes('#')) {
 }
 
 const SHARED = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/cli/**/*.test.ts'];
-/** Files that vi.mock a module: a shared worker would hand the mock to the files after them. */
-const MOCKING = ['test/unit/config-busy.test.ts', 'test/unit/secret-store.test.ts', 'test/unit/token-entries.test.ts'];
+
+/**
+ * Files of those folders that need a process of their own: every file that replaces a module with
+ * vi.mock (in a shared worker the module is already loaded, so the mock would miss it or reach
+ * the files after it), found by reading the files so a new one cannot slip in; the one that runs
+ * a command in another folder (process.chdir, which a worker thread may not call); and the one
+ * that measures the process's memory (the other worker thread's allocations would count).
+ */
+const OWN_PROCESS = [
+  'test/cli/api-command.test.ts',
+  'test/unit/csv-stream.test.ts',
+  ...['test/unit', 'test/sandbox', 'test/cli'].flatMap((folder) =>
+    readdirSync(join(import.meta.dirname, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts') && /\bvi\.(?:do)?mock\(/.test(readFileSync(join(import.meta.dirname, folder, file), 'utf8')))
+      .map((file) => `${folder}/${file.split(sep).join('/')}`),
+  ),
+];
 
 /** What both projects share (not inherited with `extends`, which would run the global set-up, a build, once per project). */
-const project = (name: string, include: string[], extra: { exclude?: string[]; isolate?: boolean } = {}) => ({
+const project = (name: string, include: string[], extra: { exclude?: string[]; pool?: 'threads' | 'forks' } = {}) => ({
   resolve: { preserveSymlinks: viaLink },
   test: {
     name,
     include,
-    ...extra,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks' as const,
+    pool: 'forks' as 'threads' | 'forks',
     // Every test process (and every msgctl it spawns with this env) uses its own keychain
     // service name, so no test reads, overwrites or deletes a developer's real msgctl
     // entries on macOS or Windows, where there is no throwaway keychain to point at.
     env: { MSGCTL_KEYCHAIN_SERVICE: 'msgctl-test' },
+    ...extra,
   },
 });
 
@@ -34,16 +51,28 @@ export default defineConfig({
   test: {
     // Builds the CLI once per run for the end-to-end tests (MSGCTL_TEST_BIN).
     globalSetup: ['test/helpers/global-setup.ts'],
-    // Two cores: keep end-to-end files from starving each other's sandboxes.
+    // Two cores: keep end-to-end files from starving each other's sandboxes (3 or 4 threads
+    // measured slower on this 2-core machine: 173 s and 179 s against 167 s for 2).
     maxWorkers: 2,
+    // vitest keeps one pool per kind for all projects and reads `isolate` from the root, so the
+    // shared project runs in the threads pool, made non-isolating here, and the isolated one in
+    // the forks pool, which isolates by default. (A project's own `isolate: false` is ignored:
+    // before this, every file got a fresh process.) As many threads at least as at most: tinypool
+    // ends idle threads above the minimum, and ending one failed a run with "Terminating worker
+    // thread" (vitest-dev/vitest#8564).
+    poolOptions: { threads: { isolate: false, minThreads: 2, maxThreads: 2 } },
     projects: [
-      // Logic and in-process commands share their worker's modules from file to file: importing
-      // src/ (sandbox, CLI) again for each of ~100 files cost more than the tests themselves
-      // (test/unit and test/sandbox on 2 loaded cores: 105 s isolated, 37 s shared). These files
-      // leave no state behind: each starts its own sandbox and passes its env explicitly.
-      project('shared', SHARED, { exclude: MOCKING, isolate: false }),
-      // Real processes, and the files that replace a module (vi.mock), get a fresh worker each.
-      project('isolated', ['test/e2e/**/*.test.ts', ...MOCKING]),
+      // Logic, sandbox and in-process command files share their worker thread's modules from
+      // file to file: starting a process and importing src/ (sandbox, CLI) again for each of
+      // ~100 files cost more than most files' tests (those 99 files on 2 loaded cores: 110 s a
+      // process each, 40 s shared; the whole suite 240 s -> 167 s). No file leaves state behind:
+      // each starts its own sandbox, passes its env explicitly and puts back what it fakes
+      // (process.platform, Date.now).
+      project('shared', SHARED, { exclude: OWN_PROCESS, pool: 'threads' }),
+      // End-to-end files and the files above get a fresh worker process each. (End-to-end files
+      // in the shared threads were no faster, 167 s either way, and in 2 of 4 runs in a shuffled
+      // order the throwaway keyring lost its default collection part-way.)
+      project('isolated', ['test/e2e/**/*.test.ts', ...OWN_PROCESS]),
     ],
   },
 });
