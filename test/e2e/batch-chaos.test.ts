@@ -1,5 +1,5 @@
 /**
- * Exactly once under fire: a 200-row batch against a sandbox that answers
+ * Exactly once under fire: a 100-row batch against a sandbox that answers
  * 429/500/503 and drops connections after doing the work, killed with
  * SIGKILL part-way, then re-run until nothing is left. Every valid row must
  * end with exactly one message, opted-out rows with none.
@@ -27,8 +27,8 @@ const journalEntries = (path: string): Array<{ row: number; key: string }> =>
 const journalRows = (path: string) => journalEntries(path).map((e) => e.row);
 
 describe('send --csv under faults and a kill -9', () => {
-  it('sends each of 200 rows exactly once across a killed run and re-runs', { timeout: 300_000 }, async () => {
-    const rows = reminderRows(200, { tag: 'chaos' });
+  it('sends each of 100 rows exactly once across a killed run and re-runs', { timeout: 300_000 }, async () => {
+    const rows = reminderRows(100, { tag: 'chaos' });
     const csv = join(dir, 'chaos.csv');
     writeReminderCsv(csv, rows);
     const journal = join(dir, 'chaos.journal');
@@ -36,8 +36,8 @@ describe('send --csv under faults and a kill -9', () => {
     const args = ['send', '--csv', csv, '--template', TEMPLATE, '--journal', journal, '--json'];
 
     const first = execa(process.execPath, [binPath(), ...args], { env, extendEnv: false, reject: false });
-    for (let waited = 0; journalRows(journal).length < 40; waited += 10) {
-      if (waited > 120_000) throw new Error(`the journal never reached 40 rows: ${await first}`);
+    for (let waited = 0; journalRows(journal).length < 30; waited += 10) {
+      if (waited > 120_000) throw new Error(`the journal never reached 30 rows: ${await first}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.kill('SIGKILL');
