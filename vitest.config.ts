@@ -10,7 +10,8 @@ if (!viaLink && import.meta.dirname.includes('#')) {
   throw new Error(`vitest cannot run from ${import.meta.dirname} (a "#" in the path): use \`npm test\`, which runs it through a link without one.`);
 }
 
-const SHARED = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/cli/**/*.test.ts'];
+/** The folders whose files share worker threads (project `shared`), less OWN_PROCESS below. */
+const SHARED_FOLDERS = ['test/unit', 'test/sandbox', 'test/cli'];
 
 /**
  * Files of those folders that need a process of their own: every file that replaces a module with
@@ -22,7 +23,7 @@ const SHARED = ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/cli
 const OWN_PROCESS = [
   'test/cli/api-command.test.ts',
   'test/unit/csv-stream.test.ts',
-  ...['test/unit', 'test/sandbox', 'test/cli'].flatMap((folder) =>
+  ...SHARED_FOLDERS.flatMap((folder) =>
     readdirSync(join(import.meta.dirname, folder), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.test.ts') && /\bvi\.(?:do)?mock\(/.test(readFileSync(join(import.meta.dirname, folder, file), 'utf8')))
       .map((file) => `${folder}/${file.split(sep).join('/')}`),
@@ -68,7 +69,7 @@ export default defineConfig({
       // process each, 40 s shared; the whole suite 240 s -> 167 s). No file leaves state behind:
       // each starts its own sandbox, passes its env explicitly and puts back what it fakes
       // (process.platform, Date.now).
-      project('shared', SHARED, { exclude: OWN_PROCESS, pool: 'threads' }),
+      project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: OWN_PROCESS, pool: 'threads' }),
       // End-to-end files and the files above get a fresh worker process each. (End-to-end files
       // in the shared threads were no faster, 167 s either way, and in 2 of 4 runs in a shuffled
       // order the throwaway keyring lost its default collection part-way.)
