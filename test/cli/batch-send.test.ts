@@ -6,11 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
-// Killing a run part-way needs a real process: that test spawns the built binary.
-import { binPath } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv, startInProcess } from '../helpers/in-process.js';
 import { reminderRows, TEMPLATE, writeReminderCsv } from '../fixtures/batch/reminders.js';
 
 const sandbox = useSandbox();
@@ -248,15 +245,16 @@ describe('msgctl send --csv', () => {
     const env = sandboxEnv(sandbox.current);
     const args = ['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--concurrency', '1', '--json'];
     const before = posts().length;
-    // The first send is rate limited for 2 s: Ctrl-C arrives while the batch waits on it.
-    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 2, method: 'POST', path: '/patient-messages' });
-    const child = execa(process.execPath, [binPath(), ...args], { env, extendEnv: false, reject: false });
+    // The first send is rate limited for 1 s: Ctrl-C arrives while the batch waits on it.
+    sandbox.current.testing.injectFaults({ status: 429, retryAfter: 1, method: 'POST', path: '/patient-messages' });
+    // In this process, the signal through the binary's own handler; test/e2e/batch-thread.test.ts
+    // sends real signals to a real process.
+    const child = startInProcess(args, { env });
     for (let waited = 0; posts().length === before; waited += 20) {
       if (waited > 20_000) throw new Error('the batch never sent');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    child.kill(signal);
-    const stopped = await child;
+    const stopped = { exitCode: await child.stop(signal), stdout: child.stdout, stderr: child.stderr };
     expect(stopped.exitCode, String(stopped.stderr)).toBe(code);
     expect(String(stopped.stderr)).toMatch(/Interrupted: 1 sent, .* 11 not sent yet/);
     expect(String(stopped.stderr)).toMatch(/run the same command again/);

@@ -7,12 +7,9 @@
  * recipients throughout.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
-// The Ctrl-C test below needs a real process and its signal: it spawns the built binary.
-import { binPath } from '../helpers/cli.js';
+import { jsonLines, msgctl, sandboxEnv, startInProcess } from '../helpers/in-process.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
 import { campaignTable, campaignView } from '../../src/sandbox/domain/campaigns.js';
 import { accessTokens } from '../../src/sandbox/domain/access-tokens.js';
@@ -258,18 +255,11 @@ describe('watch', () => {
     const patients = makePatients('Ctrl', 2, (i) => ({ phone: `+1202555${4000 + i}` }));
     const campaign = await createCampaign('Long', 3600, patients.map((p) => p.id));
     expect((await run(['campaigns', 'start', campaign.id, '--yes'])).exitCode).toBe(0);
-    const child = execa(process.execPath, [binPath(), 'campaigns', 'watch', campaign.id, '--json', '--poll', '0.05'], {
-      env: env(),
-      extendEnv: false,
-      reject: false,
-    });
-    let stdout = '';
-    child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
-    await waitFor('the first line', () => stdout.includes('\n'), 15_000);
-    child.kill('SIGINT');
-    const result = await child;
-    expect(result.exitCode).toBe(130);
-    expect(String(result.stderr)).toMatch(/Stopped watching\. Campaign .* is still running/);
+    const watch = startInProcess(['campaigns', 'watch', campaign.id, '--json', '--poll', '0.05'], { env: env() });
+    await watch.waitForLines(1);
+    expect(await watch.stop('SIGINT')).toBe(130);
+    expect(watch.stderr).toMatch(/Stopped watching\. Campaign .* is still running/);
+    const stdout = watch.stdout;
     expect(jsonLines<Campaign>(stdout)[0]!.status).toBe('running');
     expect(campaignTable(sandbox.current.sb).get(campaign.id)!.status).toBe('running');
     expect((await run(['campaigns', 'stop', campaign.id, '--yes'])).exitCode).toBe(0);

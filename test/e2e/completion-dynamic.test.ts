@@ -12,7 +12,9 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
+import { binPath, isolatedEnv, jsonLines } from '../helpers/cli.js';
+// The set-up and `__complete` itself run in this process; the shells below run the built binary.
+import { msgctl } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;

@@ -12,7 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { binPath, msgctl as spawned } from '../helpers/cli.js';
+// Exports are made and saved in this process; a terminal and a named pipe are met by the built binary.
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { staffWorld } from '../helpers/staff-world.js';
 import type { ConversationRecord } from '../../src/sandbox/domain/records.js';
 
@@ -149,7 +151,7 @@ describe.skipIf(process.platform === 'win32')('special files never block a comma
     const fifo = join(dir, 'roster.csv');
     execFileSync('mkfifo', [fifo]);
     const started = Date.now();
-    const r = await msgctl(args(fifo), { env, timeout: 15_000 });
+    const r = await spawned(args(fifo), { env, timeout: 15_000 });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/named pipe/);
     expect(Date.now() - started).toBeLessThan(10_000);

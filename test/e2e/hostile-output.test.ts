@@ -133,12 +133,16 @@ describe('no control sequence from data reaches a terminal', () => {
     expect(get.output).toContain('\\u202e');
   });
 
-  it('tables on a pseudo-terminal, in colour: the only escapes are the CLI\'s own colours', async () => {
+  it('tables on a terminal, in colour: the only escapes are the CLI\'s own colours', async () => {
+    // In this process, on a terminal's streams: the real pseudo-terminal above proves the way out.
+    let coloured = 0;
     for (const { args, env } of commands()) {
-      const r = await onTerminal(args, envFor(env, { NO_COLOR: undefined, FORCE_COLOR: undefined }));
-      expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
-      expect(r.output.replace(OWN_COLOUR, ''), args.join(' ')).not.toMatch(FORBIDDEN);
+      const r = await inProcess(args, { env: envFor(env, { NO_COLOR: undefined, FORCE_COLOR: undefined }), tty: true, columns: 160 });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      if (r.stdout.match(OWN_COLOUR)) coloured++;
+      expect((r.stdout + r.stderr).replace(OWN_COLOUR, ''), args.join(' ')).not.toMatch(FORBIDDEN);
     }
+    expect(coloured).toBeGreaterThan(0);
   });
 
   it('tab-separated output in a pipe carries visible escapes, never the raw characters', async () => {

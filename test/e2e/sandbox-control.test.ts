@@ -1,15 +1,17 @@
 /**
  * `msgctl sandbox reply` and `msgctl sandbox faults add|list|clear` (issue 29,
- * item 11), with the built binary against a real `msgctl sandbox` process,
+ * item 11), against a real `msgctl sandbox` process of the built binary,
  * found through the "sandbox" profile it wrote (or --base-url): what they
  * print and exit with, and what the sandbox then holds and serves. What they
- * refuse before sending, and a sandbox that cannot be found, are checked in
- * process (test/cli/sandbox-control.test.ts).
+ * refuse before sending, and a sandbox that cannot be found, are checked against
+ * an in-process sandbox (test/cli/sandbox-control.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
-import { binPath, isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
+import { binPath, isolatedEnv } from '../helpers/cli.js';
+// The sandbox is the built binary's, a process of its own; the commands that drive it run in this process.
+import { jsonLines, msgctl } from '../helpers/in-process.js';
 
 let child: ResultPromise;
 let info: { base_url: string; origin: string; api_key: string };

@@ -1,6 +1,6 @@
 /**
  * Text inputs as Windows and macOS tools write them (test/fixtures/text), read
- * by the built CLI against the sandbox: one decoder for bodies, stdin,
+ * by msgctl against the sandbox: one decoder for bodies, stdin,
  * templates, `api --input` and CSVs; and inputs that are not regular files
  * (FIFO, device, directory) refused at once instead of blocking or reading forever.
  */
@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { msgctl as spawned } from '../helpers/cli.js';
+// Decoding runs in this process; whether a pipe or a device can block a real process is asked of the built binary.
+import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
@@ -102,7 +104,7 @@ describe('inputs that are not regular files', () => {
     ['campaigns create --body-file /dev/zero', ['campaigns', 'create', '--name', 'x', '--body-file', '/dev/zero'], /a device/],
   ])('%s exits 2 at once, naming what it is', async (_name, args, what) => {
     // A command that waited on the pipe would be killed at the timeout, not exit 2 on its own.
-    const r = await msgctl(args as string[], { env: env(), timeout: 10_000 });
+    const r = await spawned(args as string[], { env: env(), timeout: 10_000 });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(what as RegExp);
     expect(r.stderr).toMatch(/regular file, or - to read stdin/);

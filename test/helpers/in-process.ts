@@ -9,9 +9,11 @@
  * the binary, the keychain child, a browser, two runs sharing a journal lock)
  * stays in test/e2e with the spawning helper.
  */
+import { EventEmitter } from 'node:events';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { run } from '../../src/cli/cli.js';
 import type { Services } from '../../src/cli/context.js';
+import { handleSignals } from '../../src/cli/signals.js';
 import type { CliResult } from './cli.js';
 
 export { isolatedEnv, jsonLines, sandboxEnv, type CliResult } from './cli.js';
@@ -19,7 +21,7 @@ export { isolatedEnv, jsonLines, sandboxEnv, type CliResult } from './cli.js';
 export interface InProcessOptions {
   env: Record<string, string | undefined>;
   /** Piped stdin (ignored with tty: a terminal's stdin never ends by itself). */
-  input?: string;
+  input?: string | Uint8Array;
   /** Behave as on a terminal: stdin, stdout and stderr are TTYs. */
   tty?: boolean;
   /** Terminal width when tty (default 100). */
@@ -31,23 +33,28 @@ export interface InProcessOptions {
   signal?: AbortSignal;
   /** Working directory for relative paths (the process's, changed for the duration of the run). */
   cwd?: string;
+  /** Called with each piece of output as it is written. */
+  onWrite?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 class Capture extends Writable {
   text = '';
-  constructor(readonly isTTY: boolean, readonly columns?: number) {
+  constructor(readonly isTTY: boolean, readonly columns?: number, private readonly onText?: (text: string) => void) {
     super({ decodeStrings: false });
   }
   override _write(chunk: unknown, _encoding: BufferEncoding, done: () => void) {
-    this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    this.text += text;
+    this.onText?.(text);
     done();
   }
 }
 
 export async function msgctl(args: string[], options: InProcessOptions): Promise<CliResult> {
   const tty = options.tty ?? false;
-  const stdout = new Capture(tty, tty ? (options.columns ?? 100) : undefined);
-  const stderr = new Capture(tty, tty ? (options.columns ?? 100) : undefined);
+  const onWrite = options.onWrite;
+  const stdout = new Capture(tty, tty ? (options.columns ?? 100) : undefined, onWrite && ((text) => onWrite('stdout', text)));
+  const stderr = new Capture(tty, tty ? (options.columns ?? 100) : undefined, onWrite && ((text) => onWrite('stderr', text)));
   const stdin = tty ? Object.assign(new PassThrough(), { isTTY: true }) : Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' })), options.timeout ?? 30_000);
@@ -62,4 +69,92 @@ export async function msgctl(args: string[], options: InProcessOptions): Promise
     stdin.destroy();
     if (options.cwd) process.chdir(previousCwd);
   }
+}
+
+/** A long-lived command (a listener, a `--follow`) run in this process while the test acts. */
+export interface BackgroundCommand {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves with the first match of `pattern` in stderr (or stdout), failing after `timeoutMs`. */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr', timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves once stdout holds at least `count` lines. */
+  waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+  /** Delivers `signal` the way the binary's handler does (src/cli/signals.ts) and resolves with the exit code. */
+  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>;
+}
+
+/**
+ * Starts `msgctl args` in this process and returns at once. Signals go through the
+ * binary's own handler (handleSignals), so Ctrl-C and SIGTERM abort the command as
+ * they do in a real process; what only a real process shows (its exit status after
+ * the grace period, a blocked write) stays in test/e2e.
+ */
+export function startInProcess(args: string[], options: Omit<InProcessOptions, 'signal' | 'timeout' | 'onWrite'>): BackgroundCommand {
+  const controller = new AbortController();
+  const signals = new EventEmitter();
+  handleSignals(signals, controller, () => undefined);
+  const out = { stdout: '', stderr: '' };
+  const waiters = new Set<() => void>();
+  let exitCode: number | null = null;
+  const finished = msgctl(args, {
+    ...options,
+    signal: controller.signal,
+    timeout: 600_000,
+    onWrite: (stream, text) => {
+      out[stream] += text;
+      waiters.forEach((w) => w());
+    },
+  }).then((result) => {
+    exitCode = result.exitCode;
+    waiters.forEach((w) => w());
+    return exitCode;
+  });
+
+  function until<T>(check: () => T | null, timeoutMs: number, what: string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(attempt);
+      };
+      const attempt = () => {
+        const value = check();
+        if (value !== null) {
+          cleanup();
+          resolve(value);
+        } else if (exitCode !== null) {
+          cleanup();
+          reject(new Error(`msgctl ended (${exitCode}) before ${what}.\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}.\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
+      }, timeoutMs);
+      waiters.add(attempt);
+      attempt();
+    });
+  }
+
+  return {
+    get stdout() {
+      return out.stdout;
+    },
+    get stderr() {
+      return out.stderr;
+    },
+    waitFor: (pattern, stream = 'stderr', timeoutMs = 15_000) => until(() => out[stream].match(pattern), timeoutMs, String(pattern)),
+    waitForLines: (count, timeoutMs = 15_000) =>
+      until(
+        () => {
+          const lines = out.stdout.split('\n').filter(Boolean);
+          return lines.length >= count ? lines : null;
+        },
+        timeoutMs,
+        `${count} lines on stdout`,
+      ),
+    stop(signal = 'SIGTERM') {
+      if (exitCode === null) signals.emit(signal);
+      return finished;
+    },
+  };
 }

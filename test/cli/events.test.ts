@@ -2,9 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { isolatedEnv, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, msgctl, sandboxEnv, startInProcess, type BackgroundCommand } from '../helpers/in-process.js';
 import { staffWorld } from '../helpers/staff-world.js';
-import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
 import { referenceAccepts, referenceHeaders, referenceSecret } from '../helpers/standard-webhooks.js';
 import { webhookEndpoints } from '../../src/sandbox/domain/webhooks.js';
 import { webhookDeliveries } from '../../src/sandbox/domain/events.js';
@@ -20,7 +19,7 @@ beforeAll(() => {
   env = w.oauthEnv();
 });
 
-const running: BackgroundCli[] = [];
+const running: BackgroundCommand[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((l) => l.stop()));
@@ -28,7 +27,7 @@ afterEach(async () => {
 });
 
 async function listen(args: string[], listenerEnv = env) {
-  const listener = startCli(['events', 'listen', ...args], listenerEnv);
+  const listener = startInProcess(['events', 'listen', ...args], { env: listenerEnv });
   running.push(listener);
   const [, url] = await listener.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/);
   const registered = listener.stderr.match(/Registered webhook endpoint ([0-9a-f-]{36})/);
@@ -200,7 +199,7 @@ describe('msgctl events listen with a secret from the environment', () => {
   it('reads the secret from stdin with --secret-stdin', async () => {
     const nothing = await msgctl(['events', 'listen', '--secret-stdin'], { env: isolatedEnv(), input: '' });
     expect(nothing.exitCode).toBe(2);
-    const listener = startCli(['events', 'listen', '--secret-stdin', '--json'], isolatedEnv(), `${secret}\n`);
+    const listener = startInProcess(['events', 'listen', '--secret-stdin', '--json'], { env: isolatedEnv(), input: `${secret}\n` });
     running.push(listener);
     const [, url] = await listener.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/);
     expect((await deliver(url!, referenceHeaders(secret, 'evt-stdin', body))).status).toBe(200);

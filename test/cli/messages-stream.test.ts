@@ -6,8 +6,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox, withPageCap } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv, jsonLines } from '../helpers/cli.js';
-import { startCli, type BackgroundCli } from '../helpers/background-cli.js';
+import { msgctl, sandboxEnv, jsonLines, startInProcess, type BackgroundCommand } from '../helpers/in-process.js';
 import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
 import { addMessage } from '../helpers/messages-fixtures.js';
@@ -15,9 +14,9 @@ import { addMessage } from '../helpers/messages-fixtures.js';
 const SEEDED = 600;
 const sandbox = useSandbox({ seedMessages: SEEDED });
 const env = () => sandboxEnv(sandbox.current);
-const running: BackgroundCli[] = [];
+const running: BackgroundCommand[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((c) => c.stop('SIGKILL')));
+  await Promise.all(running.splice(0).map((c) => c.stop('SIGTERM')));
 });
 
 let patientConversations: ConversationRecord[];
@@ -139,7 +138,7 @@ describe('messages list --follow', () => {
     const c = patientConversations[0]!;
     const since = new Date(Date.now() - 3 * 86_400_000).toISOString();
     const initial = [...existingIds()].filter((id) => sb.db.messages.get(id)!.created_at >= since).length;
-    const follow = startCli(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--retries', '0', '--json'], env());
+    const follow = startInProcess(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--retries', '0', '--json'], { env: env() });
     running.push(follow);
     await follow.waitForLines(initial);
 
@@ -171,7 +170,7 @@ describe('messages list --follow', () => {
   it('with nothing in range at the start, prints only what arrives', async () => {
     const polls = () => sandbox.current.testing.requests().filter((q) => q.path === '/patient-messages').length;
     const pollsBefore = polls();
-    const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '--json'], env());
+    const follow = startInProcess(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '--json'], { env: env() });
     running.push(follow);
     // The first page and two polls after it, with nothing to print.
     while (polls() < pollsBefore + 3) await new Promise((r) => setTimeout(r, 20));
@@ -185,7 +184,7 @@ describe('messages list --follow', () => {
   });
 
   it('a non-transient error still ends the command', async () => {
-    const follow = startCli(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '-q', 'from:('], env());
+    const follow = startInProcess(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '-q', 'from:('], { env: env() });
     running.push(follow);
     await follow.waitFor(/invalid_query/);
     expect(await follow.stop()).toBe(2); // invalid_query is a usage error
