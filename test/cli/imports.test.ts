@@ -153,12 +153,12 @@ describe('imports create without --wait, and imports get', () => {
   });
 
   it('get --wait on a terminal: the bar starts at the real row count and moves, no made-up "0/1 rows"', async () => {
-    // A slow service (10 ms a row): 300 rows take a few polls.
+    // A slow service (10 ms a row): 120 rows take a few polls.
     const slow = await startSandbox({ rateLimit: 0, timeScale: 1 });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'msgctl-import-'));
       const file = join(dir, 'slow.csv');
-      const rows = Array.from({ length: 300 }, (_, i) => `Pat${i},Slow,555-555-${String(1000 + i).slice(-4)}`);
+      const rows = Array.from({ length: 120 }, (_, i) => `Pat${i},Slow,555-555-${String(1000 + i).slice(-4)}`);
       writeFileSync(file, ['First Name,Last Name,Phone', ...rows].join('\n') + '\n');
       const created = await msgctl(['imports', 'create', file, '--json'], { env: sandboxEnv(slow) });
       const [imp] = jsonLines(created.stdout);
@@ -166,7 +166,7 @@ describe('imports create without --wait, and imports get', () => {
       expect(r.exitCode, r.stderr).toBe(0);
       const shown = [...r.stderr.matchAll(/(\d+)\/(\d+) rows/g)].map((m) => [Number(m[1]), Number(m[2])]);
       expect(shown.length).toBeGreaterThan(0);
-      expect(shown.every(([, total]) => total === 300)).toBe(true);
+      expect(shown.every(([, total]) => total === 120)).toBe(true);
       expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^status:\s+completed$/m);
     } finally {
       await slow.close();
