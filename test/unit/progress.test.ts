@@ -13,7 +13,8 @@ function stream(isTTY: boolean, columns?: number) {
 }
 
 describe('on a terminal', () => {
-  it.each([30, 40, 60, 80, 100, 120])('never draws a line wider than %i columns, and never NaN, Infinity or NF', async (columns) => {
+  // Side by side: each waits out the bar's redraw interval between updates.
+  it.concurrent.for([30, 40, 60, 80, 100, 120])('never draws a line wider than %i columns, and never NaN, Infinity or NF', async (columns, { expect }) => {
     let now = 1_000_000;
     const stderr = stream(true, columns);
     const p = await createProgress({ io: { stdout: stream(true, columns), stderr }, env: { TERM: 'xterm' }, now: () => now }, { enabled: true, label: 'importing', total: 123_456, unit: 'rows' });
