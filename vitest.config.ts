@@ -10,19 +10,18 @@ if (!viaLink && import.meta.dirname.includes('#')) {
   throw new Error(`vitest cannot run from ${import.meta.dirname} (a "#" in the path): use \`npm test\`, which runs it through a link without one.`);
 }
 
-/** The folders whose files share worker threads (project `shared`), less OWN_PROCESS below. */
+/** The folders whose files share worker threads (project `shared`), less OWN_MODULES below. */
 const SHARED_FOLDERS = ['test/unit', 'test/sandbox', 'test/cli'];
 
 /**
- * Files of those folders that need a process of their own: every file that replaces a module with
- * vi.mock (in a shared worker the module is already loaded, so the mock would miss it or reach
- * the files after it), found by reading the files so a new one cannot slip in; the one that runs
- * a command in another folder (process.chdir, which a worker thread may not call); and the one
- * that measures the process's memory (the other worker thread's allocations would count).
+ * Files of those folders that cannot share a worker's modules with the files before them: every
+ * file that replaces a module with vi.mock (in a shared worker the module is already loaded, so
+ * the mock would miss it or reach the files after it), found by reading the files so a new one
+ * cannot slip in; and the one that runs a command in another folder (process.chdir, which a
+ * worker thread may not call).
  */
-const OWN_PROCESS = [
+const OWN_MODULES = [
   'test/cli/api-command.test.ts',
-  'test/unit/csv-stream.test.ts',
   ...SHARED_FOLDERS.flatMap((folder) =>
     readdirSync(join(import.meta.dirname, folder), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.test.ts') && /\bvi\.(?:do)?mock\(/.test(readFileSync(join(import.meta.dirname, folder, file), 'utf8')))
@@ -31,14 +30,14 @@ const OWN_PROCESS = [
 ];
 
 /** What both projects share (not inherited with `extends`, which would run the global set-up, a build, once per project). */
-const project = (name: string, include: string[], extra: { exclude?: string[]; pool?: 'threads' | 'forks' } = {}) => ({
+const project = (name: string, include: string[], extra: { exclude?: string[]; pool?: 'threads' | 'forks' | 'vmForks' } = {}) => ({
   resolve: { preserveSymlinks: viaLink },
   test: {
     name,
     include,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks' as 'threads' | 'forks',
+    pool: 'forks' as 'threads' | 'forks' | 'vmForks',
     // Every test process (and every msgctl it spawns with this env) uses its own keychain
     // service name, so no test reads, overwrites or deletes a developer's real msgctl
     // entries on macOS or Windows, where there is no throwaway keychain to point at.
@@ -55,13 +54,12 @@ export default defineConfig({
     // Two cores: keep end-to-end files from starving each other's sandboxes (3 or 4 threads
     // measured slower on this 2-core machine: 173 s and 179 s against 167 s for 2).
     maxWorkers: 2,
-    // vitest keeps one pool per kind for all projects and reads `isolate` from the root, so the
-    // shared project runs in the threads pool, made non-isolating here, and the isolated one in
-    // the forks pool, which isolates by default. (A project's own `isolate: false` is ignored:
-    // before this, every file got a fresh process.) As many threads at least as at most: tinypool
-    // ends idle threads above the minimum, and ending one failed a run with "Terminating worker
-    // thread" (vitest-dev/vitest#8564).
-    poolOptions: { threads: { isolate: false, minThreads: 2, maxThreads: 2 } },
+    // vitest keeps one pool per kind for all projects and reads `isolate` from the root, not from a
+    // project (a project's own `isolate: false` is ignored: once, every file got a fresh process).
+    // So each project below has a pool of its own kind, set here. As many threads at least as at
+    // most: tinypool ends idle threads above the minimum, and ending one failed a run with
+    // "Terminating worker thread" (vitest-dev/vitest#8564).
+    poolOptions: { threads: { isolate: false, minThreads: 2, maxThreads: 2 }, forks: { isolate: false } },
     projects: [
       // Logic, sandbox and in-process command files share their worker thread's modules from
       // file to file: starting a process and importing src/ (sandbox, CLI) again for each of
@@ -69,11 +67,17 @@ export default defineConfig({
       // process each, 40 s shared; the whole suite 240 s -> 167 s). No file leaves state behind:
       // each starts its own sandbox, passes its env explicitly and puts back what it fakes
       // (process.platform, Date.now).
-      project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: OWN_PROCESS, pool: 'threads' }),
-      // End-to-end files and the files above get a fresh worker process each. (End-to-end files
-      // in the shared threads were no faster, 167 s either way, and in 2 of 4 runs in a shuffled
-      // order the throwaway keyring lost its default collection part-way.)
-      project('isolated', ['test/e2e/**/*.test.ts', ...OWN_PROCESS]),
+      project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: OWN_MODULES, pool: 'threads' }),
+      // End-to-end files share two worker processes in the same way (forks, not isolating): their
+      // commands run in processes of their own anyway, and a fresh worker per file (a process
+      // start and an import of the sandbox and helpers) cost ~0.85 s of CPU each. Paired runs of
+      // the suite, a fresh process per end-to-end file against this: 181 -> 163 s, 190 -> 165 s.
+      // (In the shared threads they were no faster, and in 2 of 4 shuffled runs the throwaway
+      // keyring lost its default collection part-way.)
+      project('e2e', ['test/e2e/**/*.test.ts']),
+      // The files that cannot share modules get fresh ones, each in a VM context of its own, in
+      // worker processes (process.chdir works there).
+      project('isolated', OWN_MODULES, { pool: 'vmForks' }),
     ],
   },
 });
