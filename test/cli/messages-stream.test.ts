@@ -10,6 +10,7 @@ import { msgctl, sandboxEnv, jsonLines, startInProcess, type BackgroundCommand }
 import { storeMessage } from '../../src/sandbox/domain/patient-messages.js';
 import type { ConversationRecord, MessageRecord } from '../../src/sandbox/domain/records.js';
 import { addMessage } from '../helpers/messages-fixtures.js';
+import { sleep } from '../../src/cli/util/sleep.js';
 
 const SEEDED = 600;
 const sandbox = useSandbox({ seedMessages: SEEDED });
@@ -150,7 +151,14 @@ describe('messages list --follow', () => {
     const c = patientConversations[0]!;
     const since = new Date(Date.now() - 3 * 86_400_000).toISOString();
     const initial = [...existingIds()].filter((id) => sb.db.messages.get(id)!.created_at >= since).length;
-    const follow = startInProcess(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--retries', '0', '--json'], { env: env() });
+    // After a failed poll the follow loop waits 1 s, then 2 s: it asks the clock (one of the
+    // command's services) for those waits, checked below, and gets a tenth of them here.
+    const waits: number[] = [];
+    const clock = {
+      now: () => Date.now(),
+      sleep: (ms: number, signal?: AbortSignal) => (waits.push(ms), sleep(ms >= 1000 ? ms / 10 : ms, signal)),
+    };
+    const follow = startInProcess(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--retries', '0', '--json'], { env: env(), services: { clock } });
     running.push(follow);
     await follow.waitForLines(initial);
 
@@ -171,6 +179,8 @@ describe('messages list --follow', () => {
     while (polls() < seen + 3) await new Promise((r) => setTimeout(r, 20));
 
     expect(await follow.stop('SIGINT')).toBe(0);
+    expect(waits.filter((ms) => ms !== 200)).toEqual([1000, 2000]);
+    expect(follow.stderr).toMatch(/retrying in 1s[\s\S]*retrying in 2s[\s\S]*Connection restored/);
     const printed = jsonLines<{ id: string; body: string }>(follow.stdout);
     expect(printed).toHaveLength(initial + sent.length);
     expectNoDuplicates(printed.map((m) => m.id));

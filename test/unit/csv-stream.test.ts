@@ -38,9 +38,14 @@ console.log(JSON.stringify({ count, last, growth: peak - baseline }));
 async function writeLargeCsv(path: string): Promise<void> {
   const out = createWriteStream(path);
   out.write('First Name,Last Name,Mobile Phone,Notes\n');
+  // A thousand rows a write: 100,000 small writes cost seconds on a busy machine.
+  let lines = '';
   for (let i = 1; i <= ROWS; i += 1) {
-    const line = `First${i},Last${i},555-555-${String(i % 10_000).padStart(4, '0')},"${NOTE}\n${i}"\n`;
-    if (!out.write(line)) await once(out, 'drain');
+    lines += `First${i},Last${i},555-555-${String(i % 10_000).padStart(4, '0')},"${NOTE}\n${i}"\n`;
+    if (i % 1000 === 0 || i === ROWS) {
+      if (!out.write(lines)) await once(out, 'drain');
+      lines = '';
+    }
   }
   out.end();
   await once(out, 'finish');
