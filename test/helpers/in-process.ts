@@ -14,6 +14,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { run } from '../../src/cli/cli.js';
 import type { Services } from '../../src/cli/context.js';
 import { handleSignals } from '../../src/cli/signals.js';
+import { watchOutput, type WatchedOutput } from './output-watch.js';
 import type { CliResult } from './cli.js';
 
 export { isolatedEnv, jsonLines, sandboxEnv, type CliResult } from './cli.js';
@@ -72,13 +73,7 @@ export async function msgctl(args: string[], options: InProcessOptions): Promise
 }
 
 /** A long-lived command (a listener, a `--follow`) run in this process while the test acts. */
-export interface BackgroundCommand {
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Resolves with the first match of `pattern` in stderr (or stdout), failing after `timeoutMs`. */
-  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr', timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Resolves once stdout holds at least `count` lines. */
-  waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+export interface BackgroundCommand extends WatchedOutput {
   /** Delivers `signal` the way the binary's handler does (src/cli/signals.ts) and resolves with the exit code. */
   stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>;
 }
@@ -93,68 +88,17 @@ export function startInProcess(args: string[], options: Omit<InProcessOptions, '
   const controller = new AbortController();
   const signals = new EventEmitter();
   handleSignals(signals, controller, () => undefined);
-  const out = { stdout: '', stderr: '' };
-  const waiters = new Set<() => void>();
   let exitCode: number | null = null;
-  const finished = msgctl(args, {
-    ...options,
-    signal: controller.signal,
-    timeout: 600_000,
-    onWrite: (stream, text) => {
-      out[stream] += text;
-      waiters.forEach((w) => w());
-    },
-  }).then((result) => {
+  const output = watchOutput(() => exitCode);
+  const finished = msgctl(args, { ...options, signal: controller.signal, timeout: 600_000, onWrite: output.write }).then((result) => {
     exitCode = result.exitCode;
-    waiters.forEach((w) => w());
+    output.changed();
     return exitCode;
   });
-
-  function until<T>(check: () => T | null, timeoutMs: number, what: string): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const cleanup = () => {
-        clearTimeout(timer);
-        waiters.delete(attempt);
-      };
-      const attempt = () => {
-        const value = check();
-        if (value !== null) {
-          cleanup();
-          resolve(value);
-        } else if (exitCode !== null) {
-          cleanup();
-          reject(new Error(`msgctl ended (${exitCode}) before ${what}.\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`timed out waiting for ${what}.\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
-      }, timeoutMs);
-      waiters.add(attempt);
-      attempt();
-    });
-  }
-
-  return {
-    get stdout() {
-      return out.stdout;
-    },
-    get stderr() {
-      return out.stderr;
-    },
-    waitFor: (pattern, stream = 'stderr', timeoutMs = 15_000) => until(() => out[stream].match(pattern), timeoutMs, String(pattern)),
-    waitForLines: (count, timeoutMs = 15_000) =>
-      until(
-        () => {
-          const lines = out.stdout.split('\n').filter(Boolean);
-          return lines.length >= count ? lines : null;
-        },
-        timeoutMs,
-        `${count} lines on stdout`,
-      ),
-    stop(signal = 'SIGTERM') {
+  return Object.assign(output, {
+    stop(signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM') {
       if (exitCode === null) signals.emit(signal);
       return finished;
     },
-  };
+  });
 }
