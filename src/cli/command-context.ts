@@ -173,7 +173,7 @@ export class CommandContext implements Context {
     const baseUrl = (await this.config()).profile(profile)?.base_url;
     // The loopback test the client itself makes before it sends a credential over plain http.
     const { isLoopbackHost } = await import('./api/loopback.js');
-    const url = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : null;
+    const url = baseUrl === undefined ? null : URL.parse(baseUrl);
     const local = url?.protocol === 'http:' && isLoopbackHost(url.hostname);
     if (profile !== 'sandbox' && !local) return [];
     const { setVariablesPhrase } = await import('./output/platform-words.js');

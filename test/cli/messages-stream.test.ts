@@ -47,13 +47,15 @@ function sendOne(i: number): MessageRecord {
   });
 }
 
+/** The sandbox's request log from entry `since` on. */
+const requestsSince = (since: number) => sandbox.current.testing.requests().slice(since);
+
 /**
  * Runs `messages list … --all --json` with 7-record pages while messages are
  * sent every few milliseconds (from the first page request until the command
  * ends) and a few requests fail (503, dropped connections) and are retried.
  */
 async function listWhileSending(args: string[]) {
-  const sb = sandbox.current.sb;
   const requestsBefore = sandbox.current.testing.requests().length;
   const inserted: MessageRecord[] = [];
   let before = new Set<string>();
@@ -66,7 +68,7 @@ async function listWhileSending(args: string[]) {
     sandbox.current.testing.injectFaults({ status: 503, path: '/patient-messages' }, { reset: true, path: '/patient-messages' });
     // The first pair served, and the request that retried past them received.
     const firstPairBehind = () => {
-      const log = sandbox.current.testing.requests().slice(requestsBefore);
+      const log = requestsSince(requestsBefore);
       const faults = log.flatMap((q, index) => (q.fault ? [index] : []));
       return faults.length >= 2 && log.length > faults[1]! + 1;
     };
@@ -87,14 +89,13 @@ async function listWhileSending(args: string[]) {
   await drainFaults(requestsBefore, second ? 4 : 2);
   expect(r.exitCode, r.stderr).toBe(0);
   const printed = jsonLines<{ id: string; created_at: string; conversation: { id: string } }>(r.stdout);
-  const pages = sandbox.current.testing.requests().slice(requestsBefore).filter((q) => q.path === '/patient-messages').length;
+  const pages = requestsSince(requestsBefore).filter((q) => q.path === '/patient-messages').length;
   return { printed, before, inserted, pages };
 }
 
 /** Uses up injected faults the command did not meet, so they cannot hit a later test. */
 async function drainFaults(since: number, injected: number) {
-  const sb = sandbox.current.sb;
-  const applied = () => sandbox.current.testing.requests().slice(since).filter((q) => q.fault).length;
+  const applied = () => requestsSince(since).filter((q) => q.fault).length;
   while (applied() < injected) {
     await fetch(`${sandbox.current.baseUrl}/patient-messages?after=2000-01-01&page%5Blimit%5D=1`, {
       headers: { authorization: `Bearer ${sandbox.current.credentials.api_key}` },

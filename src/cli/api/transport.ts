@@ -86,7 +86,6 @@ export function proxyFor(url: URL, env: Env): string | null {
   return proxy;
 }
 
-
 /**
  * Parses and checks a base URL. A credential must never cross the network in
  * clear text, so plain http:// is refused unless the host is loopback.

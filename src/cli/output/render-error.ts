@@ -196,7 +196,8 @@ const NETWORK_WORDS: Record<string, string> = {
 };
 
 function isLoopbackUrl(url: string): boolean {
-  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
+  const parsed = URL.parse(url);
+  return parsed !== null && isLoopbackHost(parsed.hostname);
 }
 
 export function isAbort(err: unknown): boolean {
