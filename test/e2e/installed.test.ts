@@ -1,9 +1,13 @@
 /**
- * msgctl as `npm install -g` leaves it (packed from a clean checkout, installed
- * into a private prefix with node beside it, as the docs' ways of installing
- * Node do): `man msgctl` finds its page, help's doc links exist, and the
- * scheduler examples of docs/platforms.md run as written (paths replaced by
- * this install's) under the scheduler's own environment — cron's
+ * msgctl as a release ships it and `npm install -g` leaves it. One `npm pack`
+ * of a clean checkout (tracked files only, no dist/ yet) serves both halves:
+ * what the package holds (prepack must build the code, and only what users
+ * run may go in: no source maps, which carry the whole TypeScript source, no
+ * sources, tests, fixtures or tooling), and the package installed into a
+ * private prefix with node beside it, as the docs' ways of installing Node
+ * do: `man msgctl` finds its page, help's doc links exist, and the scheduler
+ * examples of docs/platforms.md run as written (paths replaced by this
+ * install's) under the scheduler's own environment — cron's
  * `env -i PATH=… HOME=…` and `/bin/sh -c`, launchd's plist PATH and working
  * directory. (issue 29 items 1, 2 and 6)
  */
@@ -42,17 +46,27 @@ function reminders(name: string): string {
 const posix = process.platform !== 'win32';
 const hasMan = posix && spawnSync('man', ['--version']).status === 0;
 
+/** What `npm pack` put in the tarball, and package.json as packed. */
+let packedFiles: string[] = [];
+let packedManifest: { man?: string[] } = {};
+
 beforeAll(async () => {
-  if (!posix) return;
-  // A clean checkout (tracked files only), packed as `npm pack` would on release, installed globally.
+  // A clean checkout (tracked files only), packed as `npm pack` would on release.
   const checkout = join(scratch, 'checkout');
   for (const file of execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean)) {
     if (existsSync(join(repoRoot, file))) cpSync(join(repoRoot, file), join(checkout, file), { recursive: true });
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(checkout, 'node_modules'), 'junction');
+  // No dist/ yet: whatever the tarball holds of it, prepack built.
+  expect(existsSync(join(checkout, 'dist'))).toBe(false);
   const npmEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
+  // Not execFileSync: a worker blocked for the whole build cannot answer vitest (onTaskUpdate timeouts).
   const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: checkout, env: npmEnv });
-  const tarball = join(scratch, (JSON.parse(String(packed.stdout).slice(String(packed.stdout).indexOf('['))) as { filename: string }[])[0]!.filename);
+  const [result] = JSON.parse(String(packed.stdout).slice(String(packed.stdout).indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  packedFiles = result!.files.map((f) => f.path);
+  packedManifest = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { man?: string[] };
+  if (!posix) return;
+  const tarball = join(scratch, result!.filename);
   await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { env: npmEnv });
   // node beside msgctl, as NodeSource (/usr/bin), Homebrew or the npm-registry way into ~/.local give it.
   symlinkSync(process.execPath, join(bin, 'node'));
@@ -66,6 +80,23 @@ beforeAll(async () => {
   });
   expect(setKey.exitCode, setKey.stderr).toBe(0);
 }, 300_000);
+
+describe('npm pack', () => {
+  it('builds on prepack and ships dist, bin, docs and examples, and nothing else', () => {
+    for (const needed of ['bin/msgctl.js', 'dist/cli.cjs', 'dist/command-line.json', 'bin/code-cache.js', 'bin/own-path.js', 'dist/sandbox/entry.js', 'dist/version.js', 'dist/root-help.js', 'dist/help-render.js', 'dist/man/msgctl.1', 'docs/README.md', 'README.md', 'package.json']) {
+      expect(packedFiles, needed).toContain(needed);
+    }
+    expect(packedFiles.some((f) => f.startsWith('docs/'))).toBe(true);
+    expect(packedFiles.some((f) => f.startsWith('examples/'))).toBe(true);
+    const unexpected = packedFiles.filter(
+      (f) => f.endsWith('.map') || f.endsWith('.ts') || /^(src|test|bench|scripts|\.ci)\//.test(f) || f.includes('fixtures'),
+    );
+    expect(unexpected).toEqual([]);
+    expect(packedFiles.every((f) => /^(bin|dist|docs|examples)\//.test(f) || ['README.md', 'package.json', 'LICENSE'].includes(f))).toBe(true);
+    // npm installs the man page from package.json's "man", so `man msgctl` finds msgctl(1).
+    expect(packedManifest.man).toEqual(['./dist/man/msgctl.1']);
+  });
+});
 
 describe.skipIf(!posix)('installed with npm install -g', () => {
   it('npm links the man page into the prefix', () => {
