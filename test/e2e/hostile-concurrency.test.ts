@@ -30,10 +30,13 @@ describe('parallel writes to the config and the credential store', () => {
     );
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
     expect(Object.keys(configOf(env, 'config.json').profiles).sort()).toEqual([...names].sort());
-    expect(Object.keys(configOf(env, 'credentials.json')).sort()).toEqual([...names].sort());
-    // Each profile works on its own.
-    const org = await Promise.all(names.map((name) => msgctl(['--profile', name, 'org', '--json'], { env: { ...env } })));
-    for (const r of org) expect(r.exitCode, r.stderr).toBe(0);
+    const secrets = configOf(env, 'credentials.json') as Record<string, string>;
+    expect(Object.keys(secrets).sort()).toEqual([...names].sort());
+    // Each profile's secret whole (not another write's torn or mixed-up text)…
+    for (const name of names) expect(JSON.parse(secrets[name]!), name).toMatchObject({ api_key: sandbox.current.credentials.api_key });
+    // …and the files as the race left them are what the next command reads.
+    const org = await msgctl(['--profile', names.at(-1)!, 'org', '--json'], { env });
+    expect(org.exitCode, org.stderr).toBe(0);
   });
 });
 
