@@ -145,6 +145,38 @@ describe('SandboxStore (SQLite)', () => {
   });
 });
 
+describe('SandboxStore rows as arrays (textRows, for pages)', () => {
+  const fill = () => {
+    const store = new SandboxStore();
+    const table = store.table<Row>('things');
+    for (const [id, phone] of [['c', '+3'], ['a', null], ['b', '+2']] as const) table.insert({ id, phone });
+    store.settle();
+    return table;
+  };
+  const read = (table: ReturnType<typeof fill>) => table.textRows("t.data, 'x' || t.id", '1 = 1', [], 'id', 10);
+
+  it('gives [id, ...columns] per row, in the order asked', () => {
+    expect(read(fill())).toEqual([
+      ['a', JSON.stringify({ id: 'a', phone: null }), 'xa'],
+      ['b', JSON.stringify({ id: 'b', phone: '+2' }), 'xb'],
+      ['c', JSON.stringify({ id: 'c', phone: '+3' }), 'xc'],
+    ]);
+  });
+
+  it('gives the same arrays where node:sqlite has no setReturnArrays (Node before 22.16: row objects)', () => {
+    const arrays = read(fill());
+    const prototype = Object.getPrototypeOf(new SandboxStore().sql.prepare('SELECT 1')) as { setReturnArrays?: unknown };
+    const own = Object.getOwnPropertyDescriptor(prototype, 'setReturnArrays');
+    delete prototype.setReturnArrays;
+    try {
+      expect(typeof prototype.setReturnArrays).toBe('undefined');
+      expect(read(fill())).toEqual(arrays);
+    } finally {
+      if (own) Object.defineProperty(prototype, 'setReturnArrays', own);
+    }
+  });
+});
+
 describe('SandboxStore counts kept by triggers (schema.ts counts)', () => {
   const countOf = (store: SandboxStore, id: string) =>
     Number((store.sql.prepare('SELECT conversation_count AS n FROM patients WHERE id = ?').get(id) as { n: number }).n);

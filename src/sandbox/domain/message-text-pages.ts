@@ -56,13 +56,13 @@ function* walkTexts(sb: SandboxContext, scope: MessageScope, window: Window, ord
   let rest = window;
   for (;;) {
     const { sql, params } = scopeCondition(scope, rest);
-    const rows = sb.db.messages.texts<StoredText>('t.view AS view', sql, params, `created_ms ${dir}, id ${dir}`, chunk);
-    yield* rows;
+    const rows = sb.db.messages.textRows('t.view', sql, params, `created_ms ${dir}, id ${dir}`, chunk) as [string, string | null][];
+    for (const [id, view] of rows) yield { id, view };
     if (rows.length < chunk) return;
-    const end = rows[rows.length - 1]!;
+    const [endId, endView] = rows[rows.length - 1]!;
     // Its time from the text's header (selecting created_ms would extract it from every row's record).
-    const ms = (end.view === null ? null : readMessageText(end.view)?.createdMs) ?? sb.db.messages.get(end.id)!.createdMs;
-    rest = narrow(window, after({ ms, id: end.id }, order));
+    const ms = (endView === null ? null : readMessageText(endView)?.createdMs) ?? sb.db.messages.get(endId)!.createdMs;
+    rest = narrow(window, after({ ms, id: endId }, order));
     chunk = Math.min(chunk * 2, 2048);
   }
 }

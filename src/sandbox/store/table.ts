@@ -15,6 +15,7 @@ import type { SQLInputValue, StatementSync } from 'node:sqlite';
 /** What a table needs of the store that owns it (store.ts implements it; declared here so neither file imports the other's module both ways). */
 export interface TableHost {
   statement(sql: string): StatementSync;
+  rowsAsArrays(sql: string, params: SQLInputValue[]): unknown[][];
   borrow(sql: string): StatementSync;
   giveBack(sql: string, statement: StatementSync): void;
   isReading(): boolean;
@@ -179,19 +180,19 @@ export class Table<T extends { id: string }> {
   }
 
   /**
-   * Stored rows as their text, not parsed: `id` and `columns` (SQL expressions over this
-   * table as `t`: `t.data`, a derived text, a correlated count). For answers built from the
-   * stored JSON itself; a row with changes in memory not yet written back (inMemory()) must
-   * be served from that object instead.
+   * Stored rows as their text, not parsed, each an array: `[id, ...columns]` (SQL expressions
+   * over this table as `t`: `t.data`, a derived text, a correlated count). For answers built
+   * from the stored JSON itself; a row with changes in memory not yet written back
+   * (inMemory()) must be served from that object instead.
    */
-  texts<R extends { id: string }>(columns: string, condition: string, params: SQLInputValue[], orderBy: string, limit: number): R[] {
-    return this.store
-      .statement(`SELECT t.id AS id, ${columns} FROM ${this.name} AS t WHERE ${condition} ORDER BY ${orderBy} LIMIT ${Math.floor(limit)}`)
-      .all(...params) as unknown as R[];
+  textRows(columns: string, condition: string, params: SQLInputValue[], orderBy: string, limit: number): unknown[][] {
+    return this.store.rowsAsArrays(`SELECT t.id AS id, ${columns} FROM ${this.name} AS t WHERE ${condition} ORDER BY ${orderBy} LIMIT ${Math.floor(limit)}`, params);
   }
 
   /** The object handed out for `id` in this unit of work, or still held somewhere (its stored text may be older). */
   inMemory(id: string): T | undefined {
+    // Most pages meet an empty table of held rows: then no lookup (hashing a page's fresh id strings).
+    if (this.handed.size === 0 && this.live.size === 0) return undefined;
     return this.handed.get(id)?.row ?? this.live.get(id)?.ref.deref();
   }
 
