@@ -34,7 +34,7 @@ interface Kept {
 /** Texts kept per sandbox; a whole `patients list --all` of a large roster passes through, oldest dropped first. */
 const KEPT = 4096;
 /**
- * By rowid, not id: a number is found without hashing the page's freshly read id strings (~10%
+ * By rowid, not id: a number is found without hashing the page's freshly read id strings (~3%
  * of a page's work). A rowid used again for another patient holds other data: not a match.
  */
 const kept = new WeakMap<SandboxContext, Map<number, Kept>>();
