@@ -29,7 +29,7 @@ const OWN_MODULES = [
   ),
 ];
 
-/** What both projects share (not inherited with `extends`, which would run the global set-up, a build, once per project). */
+/** What the projects share (not inherited with `extends`, which would run the global set-up, a build, once per project). */
 const project = (name: string, include: string[], extra: { exclude?: string[]; pool?: 'threads' | 'forks' | 'vmForks' } = {}) => ({
   resolve: { preserveSymlinks: viaLink },
   test: {

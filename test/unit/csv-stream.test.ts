@@ -1,5 +1,5 @@
 /**
- * A CSV far larger than the memory budget is read row by row, never whole.
+ * A CSV larger than the memory budget is read row by row, never whole.
  * The reading runs in a process of its own (the CLI's reader, bundled by
  * esbuild): the process's resident memory is the measure, and no other test's
  * heap or thread may count in it.
@@ -45,7 +45,7 @@ console.log(JSON.stringify({ count, last, growth: peak - baseline }));
 async function writeLargeCsv(path: string): Promise<void> {
   const out = createWriteStream(path);
   out.write('First Name,Last Name,Mobile Phone,Notes\n');
-  // A thousand rows a write: 100,000 small writes cost seconds on a busy machine.
+  // A thousand rows a write: a write per row cost seconds on a busy machine.
   let lines = '';
   for (let i = 1; i <= ROWS; i += 1) {
     lines += `First${i},Last${i},555-555-${String(i % 10_000).padStart(4, '0')},"${NOTE}\n${i}"\n`;
