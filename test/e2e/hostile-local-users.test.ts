@@ -101,13 +101,30 @@ describe.skipIf(why !== null)(`two local users${why ? ` (skipped: ${why})` : ''}
     const evil = join(s.sticky, 'evil');
     const link = join(s.sticky, 'cache');
     const attackerEnv = { PATH: process.env.PATH, HOME: s.sticky };
+
+    // Not swapped: the attacker's link points at the victim's own cache folder, so every check of
+    // where it leads passes. msgctl must still not use the folder through it: with the cached code
+    // removed, a run that used it would save its code there again (through the link).
+    const linked = await runAs(ATTACKER, [process.execPath, '-e', 'require("fs").symlinkSync(process.argv[1], process.argv[2])', own, link], attackerEnv);
+    expect(linked.exitCode, String(linked.stderr)).toBe(0);
+    rmSync(join(own, 'msgctl', 'code', name));
+    const through = await msgctlAs(VICTIM, ['completion', 'bash'], s.env({ XDG_CACHE_HOME: link }));
+    expect(through.exitCode, String(through.stderr)).toBe(0);
+    expect(through.stdout).toBe(first.stdout);
+    expect(readdirSync(join(own, 'msgctl', 'code')).filter((n) => n.startsWith('cli.'))).toEqual([]);
+    rmSync(link);
+
+    // Swapped: the link flips between that folder and one of the attacker's holding the crafted
+    // code under the name the run reads (the race of the finding, which won on the 1st and the 16th
+    // run in two trials). The part above already fails without the fix; these runs show the whole
+    // attack fail end to end.
     const craft = await runAs(ATTACKER, [process.execPath, script(s.base, 'craft.cjs', CRAFT), bundle, evil, name, marker], attackerEnv);
     expect(craft.exitCode, String(craft.stderr)).toBe(0);
     const flipper = runAs(ATTACKER, [process.execPath, script(s.base, 'flip.cjs', FLIP), link, own, evil], attackerEnv, { timeout: 600_000 });
     try {
       // The victim's cache goes through the attacker's link (XDG_CACHE_HOME=/tmp/… under cron or CI).
       const codes: number[] = [];
-      for (let run = 0; run < 40 && !existsSync(marker); run++) {
+      for (let run = 0; run < 12 && !existsSync(marker); run++) {
         const r = await msgctlAs(VICTIM, ['completion', 'bash'], s.env({ XDG_CACHE_HOME: link }));
         codes.push(r.exitCode ?? -1);
         if (r.exitCode === 0) expect(r.stdout).toBe(first.stdout);

@@ -3,8 +3,8 @@
  * is msgctl's own keychain store for Windows (platform faked) over a fake of
  * the keychain module that refuses what Windows Credential Manager refuses:
  * more than 2,560 bytes per entry, a secret counted as UTF-16. Every token
- * length from 1,000 to 3,000 characters either stores whole or leaves the
- * store and the profile exactly as they were.
+ * length from 1,000 to 1,600 characters (and every 7th to 3,000) either stores
+ * whole or leaves the store and the profile exactly as they were.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { saveStoredCredential, type StoredOAuthTokens } from '../../src/cli/auth/credentials.js';
@@ -73,9 +73,14 @@ async function login(manager: FakeCredentialManager, config: ConfigStore, creden
 }
 
 describe('a login session in Windows Credential Manager: whole, or nothing', () => {
-  it('for every token length from 1,000 to 3,000 characters', async () => {
+  // Every length up to 1,600, past every limit (checked below), and beyond it every 7th up to
+  // 3,000: a step prime to 2, 3 and 4, so lengths of every remainder by those still occur.
+  const lengths = [...Array.from({ length: 601 }, (_, i) => 1000 + i), ...Array.from({ length: 200 }, (_, i) => 1601 + 7 * i), 3000];
+  it('for every token length from 1,000 to 1,600 characters, and every 7th to 3,000', async () => {
+    expect(lengths.at(-2)).toBeLessThan(3000);
     const outcomes = { stored: 0, refused: 0 };
-    for (let length = 1000; length <= 3000; length++) {
+    let longestStored = 0;
+    for (const length of lengths) {
       // Each token at this length with the other at a real-world 1,000, and both at it.
       for (const [access, refresh] of [[length, 1000], [1000, length], [length, length]] as const) {
         const manager = new FakeCredentialManager();
@@ -84,6 +89,7 @@ describe('a login session in Windows Credential Manager: whole, or nothing', () 
         const err = await login(manager, config, credential);
         if (err === undefined) {
           outcomes.stored++;
+          longestStored = Math.max(longestStored, access, refresh);
           const back = JSON.parse((await manager.store().get('default'))!);
           expect(back).toEqual({ kind: 'oauth', access_token: credential.access_token, refresh_token: credential.refresh_token, expires_at: credential.expires_at });
           expect(manager.entries.get(CLIENT_SECRET.account)).toBe(CLIENT_SECRET.secret);
@@ -103,6 +109,8 @@ describe('a login session in Windows Credential Manager: whole, or nothing', () 
         }
       }
     }
+    // Past 1,600 characters nothing fits: the lengths tested one by one hold every limit.
+    expect(longestStored).toBeLessThan(1600);
     // Both happen, and where the limit says: a refresh token of 1,280 fits, 1,281 does not.
     expect(outcomes.stored).toBeGreaterThan(0);
     expect(outcomes.refused).toBeGreaterThan(0);
