@@ -49,7 +49,8 @@ function row(i) {
   const time = `${8 + (i % 9)}:${String((i * 5) % 60).padStart(2, '0')}`;
   return {
     csv: `Pat${i},(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)},${time}`,
-    body: { to: { phone: `+1${national}` }, body: `Hi Pat${i}, see you tomorrow at ${time}. Reply STOP to opt out.` },
+    // As msgctl sends it: the CSV's first_name column goes along for matching or creating the patient.
+    body: { to: { phone: `+1${national}` }, body: `Hi Pat${i}, see you tomorrow at ${time}. Reply STOP to opt out.`, patient: { first_name: `Pat${i}` } },
   };
 }
 
