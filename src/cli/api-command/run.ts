@@ -51,7 +51,7 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   const shaped = ctx.opts.jsonFields !== undefined || ctx.opts.jq !== undefined || ctx.opts.template !== undefined;
   await ctx.out.usePager();
   if (!flags.paginate) {
-    const response = await client.request<unknown>(method, path, { query, body, headers, idempotencyKey, signal: ctx.signal, maxBodyBytes: flags.maxBody });
+    const response = await client.request<unknown>(method, path, { query, body, headers, idempotencyKey, signal: ctx.signal, maxBodyBytes: flags.maxBody, anyBody: true });
     if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
     if (shaped && response.data !== null && response.data !== undefined) await ctx.out.json(response.data);
     else await writeBody(ctx, response.data);
@@ -61,7 +61,7 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   let cursor: string | undefined;
   for (;;) {
     const pageQuery = cursor === undefined ? query : { ...query, 'page[after]': cursor };
-    const response = await client.request<unknown>('GET', path, { query: pageQuery, headers, signal: ctx.signal, maxBodyBytes: flags.maxBody });
+    const response = await client.request<unknown>('GET', path, { query: pageQuery, headers, signal: ctx.signal, maxBodyBytes: flags.maxBody, anyBody: true });
     const page = response.data as { data?: unknown; pagination?: { next_cursor?: unknown; has_more?: unknown } } | null;
     if (!page || typeof page !== 'object' || !Array.isArray(page.data)) {
       throw new CliError(`GET /${path} did not answer with a list (no "data" array), so there are no pages to follow; drop --paginate.`);

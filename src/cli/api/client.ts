@@ -58,6 +58,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Hand a 2xx body back as a Buffer, unparsed (JSON Lines streaming copies records without parsing them). */
   rawBody?: boolean;
+  /** Take a 2xx body that is not JSON as text (`msgctl api`, which prints any answer); else it is an error. */
+  anyBody?: boolean;
   /** The most of the response body to read (MAX_RESPONSE_BYTES unless given: `msgctl api --max-body`). */
   maxBodyBytes?: number;
 }
@@ -203,6 +205,9 @@ export class ApiClient {
 
       if (status >= 200 && status < 300) {
         this.log(base);
+        if (!options.rawBody && !options.anyBody && !isJsonDocument(payload)) {
+          throw notTheApi(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl);
+        }
         return { status, headers: responseHeaders, data: payload as T, requestId };
       }
 
@@ -273,6 +278,24 @@ export function parseBody(bytes: Buffer, contentType: string | string[] | undefi
     }
   }
   return text;
+}
+
+/** What the API answers with content: a JSON object or array (an empty body is null). */
+function isJsonDocument(payload: unknown): boolean {
+  return payload === null || typeof payload === 'object';
+}
+
+/**
+ * A 2xx answer that is not the API's: a web page, a proxy's or a captive portal's, or JSON text
+ * that does not parse. Without this, a command printed an empty record and exited 0, or failed
+ * with a TypeError of its own (`msgctl org` with the base URL at a web server).
+ */
+function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): CliError {
+  const type = contentType?.split(';')[0]?.trim();
+  const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
+  return new CliError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestId ? ` (request id ${requestId})` : ''}.`, undefined, [
+    `Is the base URL right? It is ${baseUrl.origin}${baseUrl.pathname.replace(/\/$/, '')}; it should be the service's API root, ending in /v1 (--base-url, MSGCTL_BASE_URL or the profile's base_url).`,
+  ]);
 }
 
 const RESOLVED_URLS = 32;

@@ -12,6 +12,7 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { SendMessageRequest, SendMessageResponse } from '../../contract/api.js';
+import { sentMessage } from '../api/sent-message.js';
 import type { Progress } from '../output/progress.js';
 import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
@@ -93,7 +94,7 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
           idempotencyKey: key,
           signal: inflight.signal,
         });
-        return { outcome: 'sent', messageId: response.data.message.id, requestId: response.requestId };
+        return { outcome: 'sent', messageId: sentMessage(response).id, requestId: response.requestId };
       } catch (err) {
         result = classifyError(err);
       }

@@ -67,12 +67,15 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     idempotencyKey: key,
     signal: ctx.signal,
   });
+  const { sentMessage } = await import('../../api/sent-message.js');
+  const m = sentMessage(response, [
+    'It may have been sent all the same: look for it with `msgctl messages list` before sending it again.',
+  ]);
   const result = response.data;
   // The service answered with the first result for this key: an earlier command sent it. (With a key of our
   // own making, a replay can only be this command's own retry, which is an ordinary send.)
   const replayed = Boolean(opts.idempotencyKey) && response.headers['idempotent-replayed'] === 'true';
   if (ctx.out.mode === 'json') return ctx.out.json(result);
-  const m = result.message;
   if (ctx.out.mode === 'plain') {
     await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].join('\t') + '\n');
     if (replayed) ctx.out.info(`Already sent (replayed): message ${m.id}; nothing sent again.`);
