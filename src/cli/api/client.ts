@@ -291,7 +291,8 @@ function isJsonDocument(payload: unknown): boolean {
  * with a TypeError of its own (`msgctl org` with the base URL at a web server).
  */
 function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): CliError {
-  const type = contentType?.split(';')[0]?.trim();
+  // The server's words, shortened (a header can run to 16 KB); the error renderer escapes them.
+  const type = contentType?.split(';')[0]?.trim().slice(0, 80);
   const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
   return new CliError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestId ? ` (request id ${requestId})` : ''}.`, undefined, [
     `Is the base URL right? It is ${baseUrl.origin}${baseUrl.pathname.replace(/\/$/, '')}; it should be the service's API root, ending in /v1 (--base-url, MSGCTL_BASE_URL or the profile's base_url).`,
