@@ -62,6 +62,8 @@ export class SandboxContext {
       this.timers.delete(timer);
       try {
         fn();
+        // Each step its own unit of work, not one with every step due in the same turn (store.ts).
+        this.store.endUnitOfWork();
       } catch (err) {
         this.options.log?.(`background task failed: ${(err as Error).stack}`);
       }

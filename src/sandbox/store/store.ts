@@ -166,6 +166,20 @@ export class SandboxStore {
     }
   }
 
+  /**
+   * Ends the unit of work without ending the turn: rows changed in place are written back and
+   * later reads parse fresh objects; the transaction stays open for the commit at the end of
+   * the turn. For one background step (context.ts `later`): the steps that fall due together
+   * run in one turn (hundreds of delivery steps when the sandbox is behind), and each changed()
+   * in each of them compared every row all of them had handed out, so a sandbox that fell
+   * behind spent more per message and fell further behind.
+   */
+  endUnitOfWork(): void {
+    if (this.closed) return;
+    for (const table of this.tables.values()) table.writeBack(false);
+    for (const table of this.tables.values()) table.release();
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
