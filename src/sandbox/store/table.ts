@@ -3,7 +3,7 @@
  * JSON) and generated columns for what is queried. Rows handed out are
  * plain objects that domain code changes in place, as it always has: the
  * table remembers what it handed out in the current unit of work (one turn
- * of the event loop, or until `store.settle()`), and writes back every row
+ * of the event loop, one background step, or until `store.settle()`), and writes back every row
  * whose JSON changed. While an object handed out is still referenced
  * anywhere (a weak map), reading its id again gives that same object, so a
  * worker or test holding a record sees what others wrote through it. A
