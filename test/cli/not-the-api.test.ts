@@ -2,7 +2,8 @@
  * A base URL that leads somewhere other than the API (a web server, a proxy's or a captive
  * portal's page, a stand-in that answers 2xx with something else): commands say what they got
  * and what to check, and never print an empty record with exit 0 or fail on a field that is
- * not there. `msgctl api` still prints any answer as it came.
+ * not there. The same for JSON of the wrong shape: each answer is checked against what api-spec.md
+ * says it holds (src/cli/api/shapes.ts). `msgctl api` still prints any answer as it came.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
@@ -72,8 +73,9 @@ describe('a 2xx answer to POST /patient-messages without the message', () => {
       const r = await msgctl(args, { env: env() });
       expect(r.exitCode, args.join(' ')).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('POST /patient-messages answered HTTP 201 without the message it sent (request id req-not-the-api): not an answer of the Messaging Service API.');
-      expect(r.stderr).toContain('look for it with `msgctl messages list` before sending it again');
+      const said = args.includes('--json') ? JSON.parse(r.stderr).detail + JSON.parse(r.stderr).hints.join('\n') : r.stderr;
+      expect(said).toContain('POST /patient-messages answered HTTP 201 with JSON that is not the message it sent: "message" is missing (request id req-not-the-api). That is not an answer of the Messaging Service API.');
+      expect(said).toContain('look for it with `msgctl messages list` before sending it again');
       expect(r.stderr).not.toContain('Cannot read properties');
     }
   });
@@ -85,10 +87,96 @@ describe('a 2xx answer to POST /patient-messages without the message', () => {
     writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\nBo,(212) 555-0102\n');
     const r = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('stopped: POST /patient-messages answered HTTP 201 without the message it sent');
+    expect(r.stderr).toContain('stopped: POST /patient-messages answered HTTP 201 with JSON that is not the message it sent: "message" is missing');
     expect(r.stderr).not.toContain('Cannot read properties');
     const journals = join(e.XDG_STATE_HOME!, 'msgctl', 'journals');
     const lines = readdirSync(journals).flatMap((f) => readFileSync(join(journals, f), 'utf8').split('\n').filter(Boolean));
     expect(lines.filter((l) => l.includes('"sent"'))).toEqual([]);
+  });
+});
+
+const UUID = '0194f3c2-aaaa-7bbb-8ccc-123456789abc';
+const jsonAnswer = (body: unknown) => ({ status: 200, type: 'application/json', body: JSON.stringify(body) });
+
+describe('a 2xx JSON answer of the wrong shape', () => {
+  // Before the shapes, each of these printed a record of blanks with exit 0 or failed with
+  // "Cannot read properties of undefined" (campaigns watch polled `{}` for ever).
+  const records: [string[], string, string][] = [
+    [['org'], 'GET /organization', 'an organization: "id" is missing'],
+    [['me'], 'GET /me', 'the profile of the credential: "user" is missing'],
+    [['patients', 'get', UUID], `GET /patients/${UUID}`, 'a patient: "id" is missing'],
+    [['messages', 'get', UUID], `GET /patient-messages/${UUID}`, 'a message: "id" is missing'],
+    [['conversations', 'get', UUID], `GET /patient-conversations/${UUID}`, 'a conversation: "id" is missing'],
+    [['campaigns', 'get', UUID], `GET /campaigns/${UUID}`, 'a campaign: "id" is missing'],
+    [['campaigns', 'watch', UUID], `GET /campaigns/${UUID}`, 'a campaign: "id" is missing'],
+    [['campaigns', 'start', UUID, '--yes'], `POST /campaigns/${UUID}/start`, 'a campaign: "id" is missing'],
+    [['imports', 'get', UUID], `GET /patient-imports/${UUID}`, 'a patient import: "id" is missing'],
+    [['exports', 'get', UUID], `GET /exports/${UUID}`, 'an export: "id" is missing'],
+  ];
+  it.each(records)('%j: exit 1, names the request, what was expected, the first wrong field and the request id', async (args, request, what) => {
+    answer = () => jsonAnswer({});
+    const r = await msgctl(args, { env: env(), timeout: 10_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: ${request} answered HTTP 200 with JSON that is not ${what} (request id req-not-the-api). That is not an answer of the Messaging Service API.`);
+    expect(r.stderr).toContain(HINT.replace('PORT', String(port)));
+    expect(r.stderr).not.toContain('Cannot read properties');
+  });
+
+  it('a field of the wrong type or a nested member missing is named by its path', async () => {
+    answer = () => jsonAnswer({ id: UUID, name: 'Spring', status: 'draft', channel: 'sms', body: 'b', phone_number: { number: '+15555550100' } });
+    let r = await msgctl(['campaigns', 'get', UUID], { env: env() });
+    expect(r.stderr).toContain('JSON that is not a campaign: "phone_number.team" is missing');
+    answer = () => jsonAnswer({ id: UUID, first_name: 'Ana', last_name: ['x'] });
+    r = await msgctl(['patients', 'get', UUID], { env: env() });
+    expect(r.stderr).toContain('JSON that is not a patient: "last_name" is an array, not a string');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('--json: one problem line with its own code and the request id; the data itself is never repeated', async () => {
+    answer = () => jsonAnswer({ id: UUID, first_name: '\u001b]0;owned\u0007', last_name: 7 });
+    const r = await msgctl(['patients', 'get', UUID, '--json'], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const problem = JSON.parse(r.stderr);
+    expect(problem).toMatchObject({ code: 'unexpected_answer', title: 'Unexpected answer', request_id: 'req-not-the-api' });
+    expect(problem.detail).toContain('"last_name" is a number, not a string');
+    expect(r.stderr).not.toContain('owned');
+  });
+
+  const page = (data: unknown[]) => jsonAnswer({ data, pagination: { next_cursor: null, has_more: false } });
+  const patient = { id: UUID, first_name: 'Ana', last_name: 'Ruiz', date_of_birth: null, phone: '+12125550101', email: null, mrn: null, sms_opted_out: false, conversation_count: 0, created_at: '2026-11-01T10:00:00Z', matched_by: null };
+
+  it('lists: the first record of the wrong shape is named by its number, in tables and in --json FIELDS', async () => {
+    answer = () => page([patient, { ...patient, first_name: undefined }]);
+    for (const args of [['patients', 'list'], ['patients', 'list', '--json', 'id']]) {
+      const r = await msgctl(args, { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      const said = args.includes('--json') ? JSON.parse(r.stderr).detail : r.stderr;
+      expect(said).toContain('GET /patients answered HTTP 200 with a list page whose record 2 is not a patient: "first_name" is missing (request id req-not-the-api)');
+    }
+    answer = () => page([patient]);
+    const fine = await msgctl(['patients', 'list', '--json', 'id'], { env: env() });
+    expect(fine.exitCode, fine.stderr).toBe(0);
+    expect(fine.stdout).toBe(`{"id":"${UUID}"}\n`);
+  });
+
+  it('lists in --json: records are copied as sent, but each must be a JSON object', async () => {
+    answer = () => page([patient, null, 5]);
+    const r = await msgctl(['patients', 'list', '--json'], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('did not answer with a list page (a JSON object with a \\"data\\" array of objects) (request id req-not-the-api)');
+  });
+
+  it('every list command checks its records', async () => {
+    answer = () => page([{}]);
+    const lists = [['patients', 'list'], ['messages', 'list', '--after', '7d'], ['conversations', 'list'], ['campaigns', 'list'], ['staff', 'list'],
+      ['events', 'endpoints', 'list'], ['campaigns', 'recipients', 'list', UUID], ['conversations', 'messages', UUID], ['conversations', 'participants', UUID], ['messages', 'replies', UUID]];
+    for (const args of lists) {
+      const r = await msgctl(args, { env: env() });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/answered HTTP 200 with a list page whose record 1 is not (a|an) [a-z ]+: "[a-z_.]+" is missing/);
+    }
   });
 });

@@ -10,9 +10,11 @@ import { ApiClient, type CredentialProvider } from '../../src/cli/api/client.js'
 import { ApiError, NetworkError } from '../../src/cli/api/errors.js';
 import { checkBaseUrl, createTransport, proxyFor } from '../../src/cli/api/transport.js';
 import { backoffDelayMs, parseRetryAfterMs } from '../../src/cli/api/retry-policy.js';
+import type { Shape } from '../../src/cli/api/answer-shape.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const servers: Server[] = [];
+const NUMBERED: Shape<{ id: number }> = { name: 'a numbered record', fields: { id: 'number' } };
 
 async function serve(handler: Handler): Promise<{ url: string; requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string; at: number }[] }> {
   const requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string; at: number }[] = [];
@@ -184,10 +186,10 @@ describe('ApiClient', () => {
       json(res, 200, { data, pagination: { next_cursor: last < 250 ? String(last) : null, has_more: last < 250 } });
     });
     const all = [];
-    for await (const r of client(s.url).paginate<{ id: number }>('/patients')) all.push(r.id);
+    for await (const r of client(s.url).paginate('/patients', {}, { shape: NUMBERED })) all.push(r.id);
     expect(all).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
     const some = [];
-    for await (const r of client(s.url).paginate<{ id: number }>('/patients', {}, { limit: 120 })) some.push(r.id);
+    for await (const r of client(s.url).paginate('/patients', {}, { limit: 120, shape: NUMBERED })) some.push(r.id);
     expect(some).toHaveLength(120);
   });
 

@@ -15,11 +15,13 @@ import {
   RETRYABLE_STATUSES,
   type BackoffOptions,
 } from './retry-policy.js';
-import { paginate, type PaginateOptions } from './paginate.js';
+import { paginate, type ListOptions } from './paginate.js';
 import type { Paged } from './pages.js';
 import type { Query } from './query.js';
 import { sleep } from '../util/sleep.js';
 import { resolveApiUrl } from './resolve-path.js';
+import { shapeProblem, type Shape } from './answer-shape.js';
+import { notTheApi, wrongShape } from './not-the-api.js';
 
 export type { Query, QueryValue } from './query.js';
 
@@ -62,6 +64,8 @@ export interface RequestOptions {
   anyBody?: boolean;
   /** The most of the response body to read (MAX_RESPONSE_BYTES unless given: `msgctl api --max-body`). */
   maxBodyBytes?: number;
+  /** What a 2xx answer must look like (shapes.ts); one that does not is an error naming the first wrong field. */
+  shape?: Shape<unknown>;
 }
 
 export interface ApiResponse<T> {
@@ -87,16 +91,16 @@ export class ApiClient {
     return this.opts.baseUrl;
   }
 
-  async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
-    return (await this.request<T>('GET', path, { query, signal })).data;
+  async get<T>(path: string, query?: Query, signal?: AbortSignal, shape?: Shape<T>): Promise<T> {
+    return (await this.request<T>('GET', path, { query, signal, shape })).data;
   }
 
-  async post<T>(path: string, body: unknown, idempotencyKey?: string, signal?: AbortSignal): Promise<T> {
-    return (await this.request<T>('POST', path, { body, idempotencyKey, signal })).data;
+  async post<T>(path: string, body: unknown, idempotencyKey?: string, signal?: AbortSignal, shape?: Shape<T>): Promise<T> {
+    return (await this.request<T>('POST', path, { body, idempotencyKey, signal, shape })).data;
   }
 
-  async patch<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    return (await this.request<T>('PATCH', path, { body, signal })).data;
+  async patch<T>(path: string, body: unknown, signal?: AbortSignal, shape?: Shape<T>): Promise<T> {
+    return (await this.request<T>('PATCH', path, { body, signal, shape })).data;
   }
 
   async delete<T = unknown>(path: string, signal?: AbortSignal): Promise<T> {
@@ -104,7 +108,7 @@ export class ApiClient {
   }
 
   /** Records of every page; also readable a page at a time (see pages.ts). */
-  paginate<T>(path: string, query: Query = {}, options: PaginateOptions = {}): AsyncGenerator<T> & Paged<T> {
+  paginate<T>(path: string, query: Query, options: ListOptions<T>): AsyncGenerator<T> & Paged<T> {
     return paginate<T>(this, path, query, options);
   }
 
@@ -132,7 +136,7 @@ export class ApiClient {
   }
 
   /** Sends one logical request, retrying per product.md §2; throws ApiError or NetworkError. */
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T>(method: string, path: string, options: RequestOptions & { shape?: Shape<T> } = {}): Promise<ApiResponse<T>> {
     const url = this.requestUrl(path, options.query);
     // Query values can be PHI (phone numbers, MRNs): --verbose shows parameter names only.
     // Only --verbose reads it: not built for every request of a batch.
@@ -208,6 +212,8 @@ export class ApiClient {
         if (!options.rawBody && !options.anyBody && !isJsonDocument(payload)) {
           throw notTheApi(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl);
         }
+        const problem = options.shape && !options.rawBody ? shapeProblem(payload, options.shape.fields) : null;
+        if (problem) throw wrongShape(`${method} ${path.split('?')[0]}`, status, `JSON that is not ${options.shape!.name}: ${problem}`, requestId, this.opts.baseUrl);
         return { status, headers: responseHeaders, data: payload as T, requestId };
       }
 
@@ -283,20 +289,6 @@ export function parseBody(bytes: Buffer, contentType: string | string[] | undefi
 /** What the API answers with content: a JSON object or array (an empty body is null). */
 function isJsonDocument(payload: unknown): boolean {
   return payload === null || typeof payload === 'object';
-}
-
-/**
- * A 2xx answer that is not the API's: a web page, a proxy's or a captive portal's, or JSON text
- * that does not parse. Without this, a command printed an empty record and exited 0, or failed
- * with a TypeError of its own (`msgctl org` with the base URL at a web server).
- */
-function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): CliError {
-  // The server's words, shortened (a header can run to 16 KB); the error renderer escapes them.
-  const type = contentType?.split(';')[0]?.trim().slice(0, 80);
-  const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
-  return new CliError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestId ? ` (request id ${requestId})` : ''}.`, undefined, [
-    `Is the base URL right? It is ${baseUrl.origin}${baseUrl.pathname.replace(/\/$/, '')}; it should be the service's API root, ending in /v1 (--base-url, MSGCTL_BASE_URL or the profile's base_url).`,
-  ]);
 }
 
 const RESOLVED_URLS = 32;

@@ -18,6 +18,8 @@ import { CliError } from '../errors.js';
 import type { Query } from './query.js';
 import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
 import { jsonLinesInPlace, splitListBody } from './json-page.js';
+import { shapeProblem, type Shape } from './answer-shape.js';
+import { requestIdSuffix, wrongShape } from './not-the-api.js';
 
 export interface PaginateOptions {
   /** Stop after this many records (undefined: all). */
@@ -29,15 +31,21 @@ export interface PaginateOptions {
   onCursor?: (cursor: string | null) => void;
 }
 
+/** A list of records of one shape (shapes.ts): each record of each page is checked before it is shown. */
+export interface ListOptions<T> extends PaginateOptions {
+  shape: Shape<T>;
+}
+
 export function paginate<T>(
   client: PageSource,
   path: string,
   query: Query,
-  options: PaginateOptions = {},
+  options: ListOptions<T>,
 ): AsyncGenerator<T> & Paged<T> {
   const cut = { more: false };
+  const parsed: FetchPage<T[]> = (source, at, q, signal) => parsedPage(source, at, q, signal, options.shape);
   return flattenPages(
-    () => walkPages(client, path, query, options, parsedPage<T>, cut),
+    () => walkPages(client, path, query, options, parsed, cut),
     () => walkPages(client, path, query, options, jsonLinesPage, cut),
     () => cut.more,
   );
@@ -51,17 +59,21 @@ interface Fetched<P> {
   take(keep: number): P;
 }
 
-/** What walking pages needs of the ApiClient (whose paginate() calls this module, so it is not imported back). */
+/** What walking pages needs of the ApiClient (whose paginate() calls this module). */
 export interface PageSource {
-  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
-  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T }>;
+  readonly baseUrl: URL;
+  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T; status: number; requestId: string | null }>;
 }
 
 type FetchPage<P> = (client: PageSource, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
 
-async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<T[]>> {
-  const page = await client.get<Page<T>>(path, query, signal);
-  if (!page || !Array.isArray(page.data)) throw notAList(path);
+async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal, shape: Shape<T>): Promise<Fetched<T[]>> {
+  const { data: page, status, requestId } = await client.request<Page<T>>('GET', path, { query, signal });
+  if (!page || !Array.isArray(page.data)) throw notAList(path, requestId);
+  for (let i = 0; i < page.data.length; i++) {
+    const problem = shapeProblem(page.data[i], shape.fields);
+    if (problem) throw wrongShape(`GET ${path}`, status, `a list page whose record ${i + 1} is not ${shape.name}: ${problem}`, requestId, client.baseUrl);
+  }
   return {
     count: page.data.length,
     nextCursor: page.pagination?.next_cursor ?? null,
@@ -71,9 +83,9 @@ async function parsedPage<T>(client: PageSource, path: string, query: Query, sig
 }
 
 async function jsonLinesPage(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<JsonLinesChunk>> {
-  const { data: body } = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
+  const { data: body, requestId } = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
   const split = splitListBody(body);
-  if (!split) return fallbackJsonLines(body, path);
+  if (!split) return fallbackJsonLines(body, path, requestId);
   const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
   return {
     count: split.records.length,
@@ -86,15 +98,20 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
   };
 }
 
-/** A body the splitter did not recognise: parse it the ordinary way, which explains what is wrong. */
-function fallbackJsonLines(body: Buffer, path: string): Fetched<JsonLinesChunk> {
+/**
+ * A body the splitter did not recognise: parse it the ordinary way, which explains what is wrong.
+ * Records go out as the service sent them (their fields are not checked on this path, which never
+ * parses them when it can help it), but each must be a JSON object, as the splitter's are.
+ */
+function fallbackJsonLines(body: Buffer, path: string, requestId: string | null): Fetched<JsonLinesChunk> {
   let page: Page<unknown>;
   try {
     page = JSON.parse(body.toString('utf8'));
   } catch {
-    throw notAList(path);
+    throw notAList(path, requestId);
   }
-  if (!page || !Array.isArray(page.data)) throw notAList(path);
+  if (!page || !Array.isArray(page.data)) throw notAList(path, requestId);
+  if (page.data.some((record) => typeof record !== 'object' || record === null || Array.isArray(record))) throw notAList(path, requestId);
   return {
     count: page.data.length,
     nextCursor: page.pagination?.next_cursor ?? null,
@@ -106,8 +123,8 @@ function fallbackJsonLines(body: Buffer, path: string): Fetched<JsonLinesChunk> 
   };
 }
 
-function notAList(path: string): CliError {
-  return new CliError(`GET ${path} did not answer with a list page (a JSON object with a "data" array).`);
+function notAList(path: string, requestId: string | null): CliError {
+  return new CliError(`GET ${path} did not answer with a list page (a JSON object with a "data" array of objects)${requestIdSuffix(requestId)}.`);
 }
 
 async function* walkPages<P>(

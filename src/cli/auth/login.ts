@@ -18,6 +18,7 @@ import { OAuthResponseError, requestTokens, type TokenSet } from './oauth-token-
 import { openCallbackListener } from './login-listener.js';
 import { resolveLoginClient, type LoginClient } from './login-client.js';
 import type { SecretWrite } from './all-or-nothing.js';
+import { PROFILE } from '../api/shapes.js';
 
 export interface LoginFlags {
   clientId?: string;
@@ -251,7 +252,7 @@ async function fetchProfile(ctx: Context, baseUrl: string, accessToken: string):
     log: ctx.opts.verbose ? (l) => ctx.verbose(l) : undefined,
   });
   try {
-    return await api.get<Profile>('/me', undefined, ctx.signal);
+    return await api.get('/me', undefined, ctx.signal, PROFILE);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'insufficient_scope') return null;
     throw err;

@@ -11,8 +11,8 @@
  */
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
-import type { SendMessageRequest, SendMessageResponse } from '../../contract/api.js';
-import { sentMessage } from '../api/sent-message.js';
+import type { SendMessageRequest } from '../../contract/api.js';
+import { SENT_MESSAGE } from '../api/shapes.js';
 import type { Progress } from '../output/progress.js';
 import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
@@ -89,12 +89,13 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
     for (let attempt = 0; ; attempt++) {
       let result: Classified;
       try {
-        const response = await client.request<SendMessageResponse>('POST', '/patient-messages', {
+        const response = await client.request('POST', '/patient-messages', {
           body: request,
           idempotencyKey: key,
           signal: inflight.signal,
+          shape: SENT_MESSAGE,
         });
-        return { outcome: 'sent', messageId: sentMessage(response).id, requestId: response.requestId };
+        return { outcome: 'sent', messageId: response.data.message.id, requestId: response.requestId };
       } catch (err) {
         result = classifyError(err);
       }

@@ -7,7 +7,7 @@
  * the same file sent elsewhere.
  */
 import type { ApiClient } from '../api/client.js';
-import type { Organization } from '../../contract/api.js';
+import { ORGANIZATION } from '../api/shapes.js';
 
 export interface BatchTarget {
   /** The base URL as requests are resolved against it (normalised, trailing slash). */
@@ -16,6 +16,6 @@ export interface BatchTarget {
 }
 
 export async function fetchBatchTarget(client: ApiClient, signal?: AbortSignal): Promise<BatchTarget> {
-  const organization = await client.get<Organization>('/organization', undefined, signal);
+  const organization = await client.get('/organization', undefined, signal, ORGANIZATION);
   return { baseUrl: client.baseUrl.href, organizationId: organization.id };
 }

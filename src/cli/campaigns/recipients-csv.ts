@@ -16,12 +16,13 @@
  * up to LOOKUP_CONCURRENCY lookups run at once.
  */
 import type { ApiClient } from '../api/client.js';
-import type { Page, Patient } from '../../contract/api.js';
+import type { Patient } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { readCsvRecords, type CsvRow } from '../csv/read.js';
 import { isPatientIdHeader, recognisedField } from '../csv/patient-columns.js';
 import { normalizePhone } from '../util/phone.js';
 import { looksLikeUuid } from '../util/ids.js';
+import { PATIENT } from '../api/shapes.js';
 
 const LOOKUP_CONCURRENCY = 8;
 
@@ -107,6 +108,7 @@ async function resolveRow(client: ApiClient, row: CsvRow, columns: Columns, opti
 
 /** At most two results: enough to tell "one" from "several". */
 async function lookup(client: ApiClient, query: { mrn?: string; phone?: string }, signal?: AbortSignal): Promise<Patient[]> {
-  const page = await client.get<Page<Patient>>('/patients', { ...query, 'page[limit]': 2 }, signal);
-  return page.data;
+  const found: Patient[] = [];
+  for await (const patient of client.paginate('/patients', query, { limit: 2, signal, shape: PATIENT })) found.push(patient);
+  return found;
 }

@@ -13,16 +13,10 @@ import type { Campaign } from '../../contract/api.js';
 import type { Column } from '../output/output.js';
 import { ExitCode } from '../exit-codes.js';
 import { campaignPath, patientIds } from './input.js';
+import { ADDED_RECIPIENTS, REMOVED_RECIPIENTS } from '../api/shapes.js';
 
 /** The service's maximum ids per call (docs/campaigns.md). */
 export const IDS_PER_CALL = 1000;
-
-interface AddResponse {
-  added: string[];
-  already_present: string[];
-  not_found: string[];
-  campaign: Campaign;
-}
 
 interface RemoveResponse {
   removed: string[];
@@ -64,10 +58,11 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
 
   const send = async () => {
     if (batch.length === 0) return;
-    const response = await client.request<AddResponse>('POST', path, {
+    const response = await client.request('POST', path, {
       body: { patient_ids: batch },
       idempotencyKey: ctx.idempotencyKey(),
       signal: ctx.signal,
+      shape: ADDED_RECIPIENTS,
     });
     const r = response.data;
     summary.added += r.added.length;
@@ -131,10 +126,11 @@ export async function removeRecipients(ctx: Context, id: string, patients: strin
   const client = await ctx.client();
   const merged: RemoveResponse = { removed: [], not_found: [], not_removable: [], campaign: null as unknown as Campaign };
   for (let at = 0; at < ids.length; at += IDS_PER_CALL) {
-    const response = await client.request<RemoveResponse>('POST', path, {
+    const response = await client.request('POST', path, {
       body: { patient_ids: ids.slice(at, at + IDS_PER_CALL) },
       idempotencyKey: ctx.idempotencyKey(),
       signal: ctx.signal,
+      shape: REMOVED_RECIPIENTS,
     });
     merged.removed.push(...response.data.removed);
     merged.not_found.push(...response.data.not_found);

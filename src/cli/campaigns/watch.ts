@@ -13,6 +13,7 @@ import { campaignPath } from './input.js';
 
 export { formatDuration } from '../output/progress.js';
 import { formatDuration } from '../output/progress.js';
+import { CAMPAIGN } from '../api/shapes.js';
 
 /** Time left if the service keeps its interval: one message per pending recipient. */
 export function eta(c: Campaign): string {
@@ -44,7 +45,7 @@ export async function watchCampaign(ctx: Context, id: string, options: { pollMs:
   let last = '';
   try {
     for (;;) {
-      campaign = await client.get<Campaign>(path, undefined, ctx.signal);
+      campaign = await client.get(path, undefined, ctx.signal, CAMPAIGN);
       const snapshot = JSON.stringify(campaign);
       if (progress) {
         progress.setTotal(campaign.counts.recipients);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Context } from '../context.js';
 import type { CheckResult } from './check.js';
 import { shownUrl } from '../output/shown-url.js';
+import { ORGANIZATION, PROFILE } from '../api/shapes.js';
 
 const { closeSync, existsSync } = process.getBuiltinModule('node:fs');
 
@@ -158,10 +159,10 @@ export async function credentialCheck(ctx: Context): Promise<CheckResult> {
   const [client, { ApiError, NetworkError }] = await Promise.all([ctx.client(), import('../api/errors.js')]);
   try {
     if (resolved.credential.kind === 'oauth') {
-      const me = await client.get<{ user: { name: string }; organization: { name: string } }>('/me', undefined, ctx.signal);
+      const me = await client.get('/me', undefined, ctx.signal, PROFILE);
       return { check, status: 'ok', detail: `${what} from ${from} works: ${me.user.name}, ${me.organization.name}` };
     }
-    const org = await client.get<{ name: string }>('/organization', undefined, ctx.signal);
+    const org = await client.get('/organization', undefined, ctx.signal, ORGANIZATION);
     return { check, status: 'ok', detail: `${what} from ${from} works: ${org.name}` };
   } catch (err) {
     if (err instanceof NetworkError) return { check, status: 'skip', detail: `${what} from ${from}: not checked, the service cannot be reached` };

@@ -16,6 +16,7 @@ import { terminalSafe } from '../output/terminal-text.js';
 import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
+import { WEBHOOK_ENDPOINT } from '../api/shapes.js';
 
 export interface ListenFlags {
   port: number;
@@ -82,11 +83,12 @@ async function readSecret(ctx: Context, flags: ListenFlags): Promise<string> {
 
 async function register(ctx: Context, receiver: Receiver, events: string[] | undefined): Promise<RegisteredEndpoint> {
   const client = await ctx.client();
-  const endpoint = await client.post<RegisteredEndpoint>(
+  const endpoint = await client.post(
     '/webhook-endpoints',
     { url: receiver.url, ...(events?.length ? { events } : {}) },
     ctx.idempotencyKey(),
     ctx.signal,
+    WEBHOOK_ENDPOINT,
   );
   if (!endpoint.secret) throw new Error('The service did not return the endpoint\'s signing secret.');
   receiver.setSecret(endpoint.secret);

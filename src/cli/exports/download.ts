@@ -12,7 +12,6 @@
  */
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../context.js';
-import type { Export } from '../../contract/api.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writableOf } from '../output/direct-output.js';
@@ -21,10 +20,11 @@ import { isLoopbackHost } from '../api/loopback.js';
 import { createTransport } from '../api/transport.js';
 import { readText } from '../api/http.js';
 import { waitForExport } from './follow.js';
+import { EXPORT } from '../api/shapes.js';
 
 export async function downloadExport(ctx: Context, id: string, flags: { wait?: boolean; keepFormulas?: boolean }): Promise<void> {
   const client = await ctx.client();
-  let current = await client.get<Export>(`/exports/${id}`, undefined, ctx.signal);
+  let current = await client.get(`/exports/${id}`, undefined, ctx.signal, EXPORT);
   if (current.status === 'running' && flags.wait) current = await waitForExport(client, id, ctx.signal, current, ctx.out);
   if (current.status !== 'ready' || !current.download_url) {
     throw new CliError(`Export ${id} is ${current.status}, not ready to download.`, ExitCode.Failure, [

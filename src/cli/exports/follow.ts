@@ -6,13 +6,14 @@ import type { ApiClient } from '../api/client.js';
 import type { Export } from '../../contract/api.js';
 import type { Output } from '../output/output.js';
 import { sleep } from '../util/sleep.js';
+import { EXPORT } from '../api/shapes.js';
 
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 2000;
 
 /** `out`: where progress shows while it runs (the one style of long work, output/progress.ts). */
 export async function waitForExport(client: ApiClient, id: string, signal: AbortSignal, first?: Export, out?: Output): Promise<Export> {
-  let current = first ?? (await client.get<Export>(`/exports/${id}`, undefined, signal));
+  let current = first ?? (await client.get(`/exports/${id}`, undefined, signal, EXPORT));
   if (current.status !== 'running') return current;
   const progress = await out?.progress({ label: 'exporting' });
   try {
@@ -20,7 +21,7 @@ export async function waitForExport(client: ApiClient, id: string, signal: Abort
     while (current.status === 'running') {
       await sleep(pause, signal);
       pause = Math.min(MAX_POLL_MS, pause * 2);
-      current = await client.get<Export>(`/exports/${id}`, undefined, signal);
+      current = await client.get(`/exports/${id}`, undefined, signal, EXPORT);
       progress?.update(0);
     }
   } finally {

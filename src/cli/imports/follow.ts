@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import type { PatientImport } from '../../contract/api.js';
 import { sleep } from '../util/sleep.js';
 import { importFromBody, type ServiceResults } from './results.js';
+import { IMPORT } from '../api/shapes.js';
 
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 2000;
@@ -23,7 +24,7 @@ export function processedRows(i: Pick<PatientImport, 'created' | 'matched' | 'fa
 
 /** The finished import, results parsed (`imports get` prints the whole object). */
 export async function waitForImport(client: ApiClient, importId: string, options: FollowOptions = {}): Promise<PatientImport> {
-  return poll(importId, options, (path) => client.get<PatientImport>(path, undefined, options.signal), (current) => current);
+  return poll(importId, options, (path) => client.get(path, undefined, options.signal, IMPORT), (current) => current);
 }
 
 /**

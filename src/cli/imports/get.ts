@@ -9,6 +9,7 @@ import type { Column } from '../output/output.js';
 import { ExitCode } from '../exit-codes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { errorText, importColumns } from './outcomes.js';
+import { IMPORT } from '../api/shapes.js';
 
 const importFields: Column<PatientImport>[] = [
   ...importColumns,
@@ -34,7 +35,7 @@ export async function runImportGet(ctx: Context, id: string, flags: { wait?: boo
       progress.stop();
     }
   } else {
-    current = await client.get<PatientImport>(`/patient-imports/${encodeURIComponent(id)}`, undefined, ctx.signal);
+    current = await client.get(`/patient-imports/${encodeURIComponent(id)}`, undefined, ctx.signal, IMPORT);
   }
   await ctx.out.resource(current, importFields);
   if (ctx.out.mode !== 'json') {

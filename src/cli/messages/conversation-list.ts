@@ -8,6 +8,7 @@ import type { Column, OutputMode } from '../output/output.js';
 import type { PatientConversation } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { looksLikeUuid } from '../util/ids.js';
+import { CONVERSATION } from '../api/shapes.js';
 
 export interface ConversationListFlags {
   patient?: string;
@@ -68,9 +69,10 @@ export async function listConversations(ctx: Context, flags: ConversationListFla
     query.phone_number = r.e164;
   }
   const client = await ctx.client();
-  const rows = client.paginate<PatientConversation>('/patient-conversations', query, {
+  const rows = client.paginate('/patient-conversations', query, {
     limit: flags.all ? undefined : flags.limit,
     signal: ctx.signal,
+    shape: CONVERSATION,
   });
   await ctx.out.list(rows, conversationColumns(ctx.out.mode), { empty: 'No conversations match.', noun: 'conversations' });
 }
@@ -78,6 +80,6 @@ export async function listConversations(ctx: Context, flags: ConversationListFla
 export async function getConversation(ctx: Context, id: string): Promise<void> {
   if (!looksLikeUuid(id)) throw new UsageError(`"${id}" is not a conversation id (UUID).`);
   const client = await ctx.client();
-  const conversation = await client.get<PatientConversation>(`/patient-conversations/${id.toLowerCase()}`, undefined, ctx.signal);
+  const conversation = await client.get(`/patient-conversations/${id.toLowerCase()}`, undefined, ctx.signal, CONVERSATION);
   await ctx.out.resource(conversation, conversationFields);
 }

@@ -9,6 +9,8 @@ import type { ConversationMessage, Participant, Reaction } from '../../contract/
 import type { Column } from '../output/output.js';
 import type { Context } from '../context.js';
 import { messageTable } from './message-columns.js';
+import { STAFF_MEMBER } from '../api/shapes.js';
+import type { Shape } from '../api/answer-shape.js';
 
 /** Piped: these fields, tab-separated (unchanged). */
 export const messageColumns: Column<ConversationMessage>[] = [
@@ -48,7 +50,7 @@ export async function staffNames(ctx: Context): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   try {
     const client = await ctx.client();
-    for await (const person of client.paginate<{ id: string; name: string }>('/staff', {}, { limit: 1000, signal: ctx.signal })) names.set(person.id, person.name);
+    for await (const person of client.paginate('/staff', {}, { limit: 1000, signal: ctx.signal, shape: STAFF_MEMBER })) names.set(person.id, person.name);
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     // Without the directory, senders show as ids: still the list the person asked for.
@@ -70,9 +72,10 @@ export async function printList<T>(
   columns: Column<T>[] | ((names: ReadonlyMap<string, string>) => Column<T>[]),
   empty: string,
   noun: string,
+  shape: Shape<T>,
 ): Promise<void> {
   const client = await ctx.client();
-  const rows = client.paginate<T>(path, {}, { limit: flags.all ? undefined : flags.limit, signal: ctx.signal });
+  const rows = client.paginate(path, {}, { limit: flags.all ? undefined : flags.limit, signal: ctx.signal, shape });
   const chosen = typeof columns === 'function' ? columns(ctx.out.mode === 'table' ? await staffNames(ctx) : new Map()) : columns;
   await ctx.out.list(rows, chosen, { empty, noun });
 }

@@ -15,9 +15,10 @@
 import type { Context } from '../context.js';
 import type { ApiClient, Query } from '../api/client.js';
 import type { Column } from '../output/output.js';
-import type { Message, Page } from '../../contract/api.js';
+import type { Message } from '../../contract/api.js';
 import { ApiError, NetworkError } from '../api/errors.js';
 import { flattenPages, PAGES } from '../api/pages.js';
+import { MESSAGE } from '../api/shapes.js';
 
 export interface FollowOptions {
   limit?: number;
@@ -66,11 +67,12 @@ export async function followMessages(
   const mark = new HighWaterMark();
   try {
     // What exists now is not new. Several, in case more than one share the newest millisecond.
-    const probe = await client.get<Page<Message>>('/patient-messages', { ...query, order: 'desc', 'page[limit]': 20 }, ctx.signal);
-    const newest = probe.data[0];
-    for (const m of probe.data) if (newest && m.created_at === newest.created_at) mark.take(m);
+    const probe: Message[] = [];
+    for await (const m of client.paginate('/patient-messages', { ...query, order: 'desc' }, { limit: 20, signal: ctx.signal, shape: MESSAGE })) probe.push(m);
+    const newest = probe[0];
+    for (const m of probe) if (newest && m.created_at === newest.created_at) mark.take(m);
 
-    const initial = client.paginate<Message>('/patient-messages', query, { limit: options.limit, signal: ctx.signal });
+    const initial = client.paginate('/patient-messages', query, { limit: options.limit, signal: ctx.signal, shape: MESSAGE });
     // One stream, so a terminal table has one header and its columns line up from the list into the follow.
     await ctx.out.list(
       flattenPages(async function* () {
@@ -97,7 +99,7 @@ async function* newMessages(ctx: Context, client: ApiClient, query: Query, mark:
     await ctx.services.clock.sleep(failures ? backoffMs(failures, options.intervalMs) : options.intervalMs, ctx.signal);
     const poll: Query = { ...query, after: mark.after ?? query.after, order: 'asc' };
     try {
-      for await (const page of client.paginate<Message>('/patient-messages', poll, { signal: ctx.signal })[PAGES]()) {
+      for await (const page of client.paginate('/patient-messages', poll, { signal: ctx.signal, shape: MESSAGE })[PAGES]()) {
         const fresh = page.filter((m) => mark.take(m));
         if (fresh.length) yield fresh;
       }

@@ -5,12 +5,12 @@
  */
 import type { Context } from '../context.js';
 import type { Query } from '../api/client.js';
-import type { Message } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { parseTimeFlag } from './time-flags.js';
 import { messageColumns } from './message-columns.js';
 import { followMessages } from './follow.js';
+import { MESSAGE } from '../api/shapes.js';
 
 export interface MessageListFlags {
   after?: string;
@@ -76,6 +76,6 @@ export async function listMessages(ctx: Context, flags: MessageListFlags): Promi
       intervalMs: flags.interval * 1000,
     });
   }
-  const rows = client.paginate<Message>('/patient-messages', query, { limit, signal: ctx.signal });
+  const rows = client.paginate('/patient-messages', query, { limit, signal: ctx.signal, shape: MESSAGE });
   await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages' });
 }

@@ -4,6 +4,6 @@
  * loaded only once a command fails, while direct-output.ts, loaded by every command,
  * reports a stdout it cannot write in the same shape.
  */
-export function localProblem(code: string, title: string, detail: string, hints: string[] = []) {
-  return { type: 'about:blank', title, status: null, code, detail, hints, request_id: null, field_errors: [] };
+export function localProblem(code: string, title: string, detail: string, hints: string[] = [], requestId: string | null = null) {
+  return { type: 'about:blank', title, status: null, code, detail, hints, request_id: requestId, field_errors: [] };
 }

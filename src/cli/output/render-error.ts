@@ -3,6 +3,7 @@
  * JSON line with --json) and the exit code of product.md §2.
  */
 import { ApiError, NetworkError } from '../api/errors.js';
+import { NotTheApiError } from '../api/not-the-api.js';
 import { isLoopbackHost } from '../api/loopback.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -65,6 +66,12 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     // A "no" at a confirmation: nothing failed, so no "error:" (util/confirm.ts).
     if (sink.json) write(stringifyWellFormed(localProblem('declined', 'Nothing changed', err.message)));
     else write(err.message);
+    return err.exitCode;
+  }
+  if (err instanceof NotTheApiError) {
+    // A 2xx answer that is not the API's: its request id is the one thing to give a support desk.
+    if (sink.json) write(stringifyWellFormed(localProblem('unexpected_answer', 'Unexpected answer', err.message, err.hints, err.requestId)));
+    else write([`error: ${err.message}`, ...err.hints.map((h) => `  ${h}`)].join('\n'));
     return err.exitCode;
   }
   if (err instanceof CliError) {

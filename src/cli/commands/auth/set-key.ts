@@ -1,8 +1,8 @@
 /** `msgctl auth set-key`: store an API key, read from stdin or a hidden prompt (never argv), checked first. */
 import type { Command } from 'commander';
-import type { Organization } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { examples, type Act } from '../kit.js';
+import { ORGANIZATION } from '../../api/shapes.js';
 
 export interface AuthSetKeyOptions {
   name?: string;
@@ -21,7 +21,7 @@ export async function run(ctx: Context, opts: AuthSetKeyOptions): Promise<void> 
   const apiKey = await readSecret(ctx, 'API key');
   // Check the key before storing it, so a typo is caught now rather than by tonight's cron job.
   const client = await ctx.clientFor(creds.staticBearer(apiKey));
-  const organization = await client.get<Organization>('/organization', undefined, ctx.signal);
+  const organization = await client.get('/organization', undefined, ctx.signal, ORGANIZATION);
   const profileName = await ctx.profileName();
   const config = await ctx.config();
   const storage = opts.insecureStorage ? 'file' : 'keychain';

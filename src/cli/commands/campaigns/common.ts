@@ -2,6 +2,7 @@
 import type { Campaign, CampaignStatus } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { CAMPAIGN } from '../../api/shapes.js';
 
 export const STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
 
@@ -50,7 +51,7 @@ export async function transition(ctx: Context, id: string, action: 'start' | 'pa
   const path = campaignPath(id, `/${action}`);
   const idempotencyKey = ctx.idempotencyKey(key);
   const client = await ctx.client();
-  return (await client.request<Campaign>('POST', path, { idempotencyKey, signal: ctx.signal })).data;
+  return (await client.request('POST', path, { idempotencyKey, signal: ctx.signal, shape: CAMPAIGN })).data;
 }
 
 /** The campaign as the service has it, for a confirmation that names it and counts its recipients. */

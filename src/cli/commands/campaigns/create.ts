@@ -1,11 +1,11 @@
 /** `msgctl campaigns create`: a draft campaign (POST /campaigns). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
+import { CAMPAIGN } from '../../api/shapes.js';
 
 export type CampaignsCreateOptions = EditFlags & { name: string };
 
@@ -14,7 +14,7 @@ export async function run(ctx: Context, opts: CampaignsCreateOptions): Promise<v
   const body = await campaignBody(ctx, { ...opts, from: opts.from ?? (await ctx.profile())?.default_from });
   const idempotencyKey = ctx.idempotencyKey(opts.idempotencyKey);
   const client = await ctx.client();
-  const campaign = (await client.request<Campaign>('POST', '/campaigns', { body, idempotencyKey, signal: ctx.signal })).data;
+  const campaign = (await client.request('POST', '/campaigns', { body, idempotencyKey, signal: ctx.signal, shape: CAMPAIGN })).data;
   await printCampaign(ctx, campaign);
   ctx.out.info(`Created draft campaign ${campaign.id}. Next: msgctl campaigns recipients add ${campaign.id} --csv FILE`);
 }

@@ -1,10 +1,10 @@
 /** `msgctl campaigns get <id>`: one campaign with its counts (GET /campaigns/{id}). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign } from './common.js';
+import { CAMPAIGN } from '../../api/shapes.js';
 
 export interface CampaignsGetOptions {
   id: string;
@@ -13,7 +13,7 @@ export interface CampaignsGetOptions {
 export async function run(ctx: Context, opts: CampaignsGetOptions): Promise<void> {
   const { campaignPath } = await import('../../campaigns/input.js');
   const path = campaignPath(opts.id);
-  await printCampaign(ctx, await (await ctx.client()).get<Campaign>(path, undefined, ctx.signal));
+  await printCampaign(ctx, await (await ctx.client()).get(path, undefined, ctx.signal, CAMPAIGN));
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

@@ -1,10 +1,10 @@
 /** `msgctl campaigns list`: oldest first; archived ones only with --archived (GET /campaigns). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { STATUSES } from './common.js';
+import { CAMPAIGN } from '../../api/shapes.js';
 
 export interface CampaignsListOptions extends ListFlags {
   status?: string;
@@ -14,10 +14,10 @@ export interface CampaignsListOptions extends ListFlags {
 export async function run(ctx: Context, opts: CampaignsListOptions): Promise<void> {
   const { campaignColumns } = await import('../../campaigns/columns.js');
   const client = await ctx.client();
-  const rows = client.paginate<Campaign>(
+  const rows = client.paginate(
     '/campaigns',
     { status: opts.status, archived: opts.archived ? 'true' : undefined },
-    { limit: listLimit(opts), signal: ctx.signal },
+    { limit: listLimit(opts), signal: ctx.signal, shape: CAMPAIGN },
   );
   await ctx.out.list(rows, campaignColumns, { empty: 'No campaigns found.', noun: 'campaigns' });
 }

@@ -1,11 +1,11 @@
 /** `msgctl campaigns update <id>` (PATCH /campaigns/{id}). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ARGS, describeArguments, choices, examples, nonNegativeNumber, type Act, formatOptions } from '../kit.js';
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
+import { CAMPAIGN } from '../../api/shapes.js';
 
 export interface CampaignsUpdateOptions extends EditFlags {
   id: string;
@@ -16,7 +16,7 @@ export async function run(ctx: Context, opts: CampaignsUpdateOptions): Promise<v
   const path = campaignPath(opts.id);
   const body = await campaignBody(ctx, opts);
   if (Object.keys(body).length === 0) throw new UsageError('Nothing to update: give at least one of --name, --body, --body-file, --channel, --from, --interval.');
-  await printCampaign(ctx, await (await ctx.client()).patch<Campaign>(path, body, ctx.signal));
+  await printCampaign(ctx, await (await ctx.client()).patch(path, body, ctx.signal, CAMPAIGN));
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

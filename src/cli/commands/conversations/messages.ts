@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
+import { CONVERSATION_MESSAGE } from '../../api/shapes.js';
 
 export interface ConversationsMessagesOptions extends ListFlags {
   conversationId: string;
@@ -12,7 +13,7 @@ export interface ConversationsMessagesOptions extends ListFlags {
 export async function run(ctx: Context, opts: ConversationsMessagesOptions): Promise<void> {
   const { messageColumns, messageTableColumns, printList } = await import('../../messages/conversation-scoped.js');
   const columns = ctx.out.mode === 'table' ? messageTableColumns : messageColumns;
-  await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, columns, 'No messages in this conversation.', 'messages');
+  await printList(ctx, `/conversations/${opts.conversationId}/messages`, opts, columns, 'No messages in this conversation.', 'messages', CONVERSATION_MESSAGE);
 }
 
 export function register(conversations: Command, act: Act, runF: typeof run = run): void {

@@ -1,10 +1,10 @@
 /** `msgctl conversations participants add <conversation-id> --user <id>` (POST /conversations/{id}/participants). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Participant } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
+import { PARTICIPANT } from '../../api/shapes.js';
 
 export interface ParticipantsAddOptions {
   conversationId: string;
@@ -15,11 +15,12 @@ export interface ParticipantsAddOptions {
 export async function run(ctx: Context, opts: ParticipantsAddOptions): Promise<void> {
   const { participantColumns } = await import('../../messages/conversation-scoped.js');
   const client = await ctx.client();
-  const participant = await client.post<Participant>(
+  const participant = await client.post(
     `/conversations/${opts.conversationId}/participants`,
     { user_id: opts.user },
     ctx.idempotencyKey(opts.idempotencyKey),
     ctx.signal,
+    PARTICIPANT,
   );
   await ctx.out.resource(participant, participantColumns);
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
+import { PARTICIPANT } from '../../api/shapes.js';
 
 export interface ConversationsParticipantsOptions extends ListFlags {
   conversationId?: string;
@@ -16,7 +17,7 @@ export async function run(ctx: Context, opts: ConversationsParticipantsOptions):
   }
   const { participantColumns, participantTableColumns, printList } = await import('../../messages/conversation-scoped.js');
   const columns = ctx.out.mode === 'table' ? participantTableColumns : participantColumns;
-  await printList(ctx, `/conversations/${opts.conversationId}/participants`, opts, columns, 'No participants.', 'participants');
+  await printList(ctx, `/conversations/${opts.conversationId}/participants`, opts, columns, 'No participants.', 'participants', PARTICIPANT);
 }
 
 /** Returns the `participants` command, which `add` and `remove` hang under. */

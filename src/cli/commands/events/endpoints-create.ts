@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Act } from '../kit.js';
-import { endpointColumns, eventTypes, type WebhookEndpoint } from './common.js';
+import { endpointColumns, eventTypes } from './common.js';
+import { WEBHOOK_ENDPOINT } from '../../api/shapes.js';
 
 export interface EndpointsCreateOptions {
   url: string;
@@ -12,11 +13,12 @@ export interface EndpointsCreateOptions {
 
 export async function run(ctx: Context, opts: EndpointsCreateOptions): Promise<void> {
   const body = { url: opts.url, ...(opts.event?.length ? { events: opts.event } : {}) };
-  const endpoint = await (await ctx.client()).post<WebhookEndpoint>(
+  const endpoint = await (await ctx.client()).post(
     '/webhook-endpoints',
     body,
     ctx.idempotencyKey(opts.idempotencyKey),
     ctx.signal,
+    WEBHOOK_ENDPOINT,
   );
   await ctx.out.resource(endpoint, [...endpointColumns, { header: 'secret', value: (e) => e.secret }]);
   ctx.out.info('The secret is shown only now: store it where your receiver reads it (e.g. MSGCTL_WEBHOOK_SECRET).');

@@ -3,12 +3,13 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Act, formatOptions } from '../kit.js';
-import { endpointColumns, type WebhookEndpoint } from './common.js';
+import { endpointColumns } from './common.js';
+import { WEBHOOK_ENDPOINT } from '../../api/shapes.js';
 
 export type EndpointsListOptions = Record<string, never>;
 
 export async function run(ctx: Context, _opts: EndpointsListOptions = {}): Promise<void> {
-  const rows = (await ctx.client()).paginate<WebhookEndpoint>('/webhook-endpoints', {}, { signal: ctx.signal });
+  const rows = (await ctx.client()).paginate('/webhook-endpoints', {}, { signal: ctx.signal, shape: WEBHOOK_ENDPOINT });
   await ctx.out.list(rows, endpointColumns, { empty: 'No webhook endpoints.', noun: 'endpoints' });
 }
 

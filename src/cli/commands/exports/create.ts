@@ -1,11 +1,11 @@
 /** `msgctl exports create <conversation-id>` (POST /conversations/{id}/exports); --wait until it is ready. */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Export } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, choices, examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
+import { EXPORT } from '../../api/shapes.js';
 
 export interface ExportsCreateOptions {
   conversationId: string;
@@ -16,11 +16,12 @@ export interface ExportsCreateOptions {
 
 export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<void> {
   const client = await ctx.client();
-  let current = await client.post<Export>(
+  let current = await client.post(
     `/conversations/${opts.conversationId}/exports`,
     { format: opts.format },
     ctx.idempotencyKey(opts.idempotencyKey),
     ctx.signal,
+    EXPORT,
   );
   if (opts.wait) {
     const { waitForExport } = await import('../../exports/follow.js');

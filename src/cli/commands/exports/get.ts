@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
+import { EXPORT } from '../../api/shapes.js';
 
 export interface ExportsGetOptions {
   exportId: string;
@@ -19,7 +20,7 @@ export async function run(ctx: Context, opts: ExportsGetOptions): Promise<void> 
     const { waitForExport } = await import('../../exports/follow.js');
     current = await waitForExport(client, opts.exportId, ctx.signal, undefined, ctx.out);
   } else {
-    current = await client.get<Export>(`/exports/${opts.exportId}`, undefined, ctx.signal);
+    current = await client.get(`/exports/${opts.exportId}`, undefined, ctx.signal, EXPORT);
   }
   await ctx.out.resource(current, exportFields);
 }

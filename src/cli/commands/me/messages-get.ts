@@ -1,17 +1,17 @@
 /** `msgctl me messages get <id>`: one message from your conversations (GET /me/messages/{id}). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { MESSAGE_COLUMNS } from './common.js';
+import { MESSAGE } from '../../api/shapes.js';
 
 export interface MeMessagesGetOptions {
   id: string;
 }
 
 export async function run(ctx: Context, opts: MeMessagesGetOptions): Promise<void> {
-  const message = await (await ctx.client()).get<Message>(`/me/messages/${encodeURIComponent(opts.id)}`, undefined, ctx.signal);
+  const message = await (await ctx.client()).get(`/me/messages/${encodeURIComponent(opts.id)}`, undefined, ctx.signal, MESSAGE);
   const { messageView } = await import('../../messages/message-columns.js');
   await ctx.out.resource(message, MESSAGE_COLUMNS, messageView);
 }

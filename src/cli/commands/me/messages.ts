@@ -1,11 +1,11 @@
 /** `msgctl me messages`: your conversations and team chats, oldest first (GET /me/messages); marks nothing read. */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { AFTER_RE, MESSAGE_COLUMNS } from './common.js';
+import { MESSAGE } from '../../api/shapes.js';
 
 export interface MeMessagesOptions extends ListFlags {
   after?: string;
@@ -17,7 +17,7 @@ export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> 
     throw new UsageError(`--after must be an RFC 3339 time or a YYYY-MM-DD date (got "${opts.after}").`);
   }
   const client = await ctx.client();
-  const rows = client.paginate<Message>('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal });
+  const rows = client.paginate('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal, shape: MESSAGE });
   const { messageColumns } = await import('../../messages/message-columns.js');
   await ctx.out.list(rows, messageColumns(ctx.out.mode, MESSAGE_COLUMNS), { empty: 'No messages.', noun: 'messages' });
 }

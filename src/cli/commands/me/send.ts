@@ -1,10 +1,10 @@
 /** `msgctl me send <conversation-id> [body]`: as yourself (POST /me/conversations/{id}/messages). */
 import type { Command } from 'commander';
-import type { Message } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { cell } from '../../output/terminal-text.js';
 import { describeArguments, examples, type Act } from '../kit.js';
 import { readBody } from './common.js';
+import { MESSAGE } from '../../api/shapes.js';
 
 export interface MeSendOptions {
   conversationId: string;
@@ -17,11 +17,12 @@ export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
   const body = await readBody(ctx, opts.body);
   const key = ctx.idempotencyKey(opts.idempotencyKey);
   const client = await ctx.client();
-  const message = await client.post<Message>(
+  const message = await client.post(
     `/me/conversations/${encodeURIComponent(opts.conversationId)}/messages`,
     { body },
     key,
     ctx.signal,
+    MESSAGE,
   );
   if (ctx.out.mode === 'json') return ctx.out.json(message);
   if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);

@@ -1,14 +1,14 @@
 /** `msgctl me`: who the OAuth login is (GET /me). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Profile } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { examples, type Act, formatOptions } from '../kit.js';
+import { PROFILE } from '../../api/shapes.js';
 
 export type MeShowOptions = Record<string, never>;
 
 export async function run(ctx: Context, _opts: MeShowOptions = {}): Promise<void> {
-  const profile = await (await ctx.client()).get<Profile>('/me', undefined, ctx.signal);
+  const profile = await (await ctx.client()).get('/me', undefined, ctx.signal, PROFILE);
   await ctx.out.resource(profile, [
     { header: 'user', value: (p) => p.user.name },
     { header: 'user_id', value: (p) => p.user.id },

@@ -1,10 +1,10 @@
 /** `msgctl messages react <message-id> <emoji>` (POST /messages/{id}/reactions), or --remove to take it back. */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Reaction } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { examples, type Act, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
+import { REACTION } from '../../api/shapes.js';
 
 export interface MessagesReactOptions {
   messageId: string;
@@ -17,11 +17,12 @@ export async function run(ctx: Context, opts: MessagesReactOptions): Promise<voi
   const { reactionFields, unreact } = await import('../../messages/conversation-scoped.js');
   if (opts.remove) return unreact(ctx, opts.messageId, opts.emoji);
   const client = await ctx.client();
-  const reaction = await client.post<Reaction>(
+  const reaction = await client.post(
     `/messages/${opts.messageId}/reactions`,
     { emoji: opts.emoji },
     ctx.idempotencyKey(opts.idempotencyKey),
     ctx.signal,
+    REACTION,
   );
   await ctx.out.resource(reaction, reactionFields);
 }

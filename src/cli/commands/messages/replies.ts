@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { allOption, wideOption, examples, limitOption, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { uuidArg } from '../uuid-arg.js';
+import { CONVERSATION_MESSAGE } from '../../api/shapes.js';
 
 export interface MessagesRepliesOptions extends ListFlags {
   messageId: string;
@@ -12,7 +13,7 @@ export interface MessagesRepliesOptions extends ListFlags {
 export async function run(ctx: Context, opts: MessagesRepliesOptions): Promise<void> {
   const { messageColumns, messageTableColumns, printList } = await import('../../messages/conversation-scoped.js');
   const columns = ctx.out.mode === 'table' ? messageTableColumns : messageColumns;
-  await printList(ctx, `/messages/${opts.messageId}/replies`, opts, columns, 'No replies.', 'replies');
+  await printList(ctx, `/messages/${opts.messageId}/replies`, opts, columns, 'No replies.', 'replies', CONVERSATION_MESSAGE);
 }
 
 export function register(messages: Command, act: Act, runF: typeof run = run): void {

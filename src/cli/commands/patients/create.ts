@@ -1,11 +1,11 @@
 /** `msgctl patients create`: create a patient, or find the existing one (POST /patients). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { dayFirstOption, examples, monthFirstOption, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, type PatientFlags } from './common.js';
+import { PATIENT } from '../../api/shapes.js';
 
 export interface PatientsCreateOptions extends PatientFlags {
   idempotencyKey?: string;
@@ -16,7 +16,7 @@ export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<vo
   if (!input.phone && !input.email) throw new UsageError('Give --phone, --email, or both.');
   const key = ctx.idempotencyKey(opts.idempotencyKey);
   const client = await ctx.client();
-  const response = await client.request<Patient>('POST', '/patients', { body: input, idempotencyKey: key, signal: ctx.signal });
+  const response = await client.request('POST', '/patients', { body: input, idempotencyKey: key, signal: ctx.signal, shape: PATIENT });
   const patient = response.data;
   if (patient.matched_by) ctx.out.info(`Matched existing patient by ${patient.matched_by}; the record was not changed.`);
   await ctx.out.resource(patient, patientFields);

@@ -1,9 +1,9 @@
 /** `msgctl patients delete <id>`: asks first on a terminal, --yes otherwise (DELETE /patients/{id}). */
 import type { Command } from 'commander';
-import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act } from '../kit.js';
 import { patientPath } from './common.js';
+import { PATIENT } from '../../api/shapes.js';
 
 export interface PatientsDeleteOptions {
   id: string;
@@ -18,7 +18,7 @@ export async function run(ctx: Context, opts: PatientsDeleteOptions): Promise<vo
     action: `Delete patient ${opts.id}`,
     question: async () => {
       // The person answering knows patients by name, not by UUID.
-      const patient = await (await ctx.client()).get<Patient>(path, undefined, ctx.signal);
+      const patient = await (await ctx.client()).get(path, undefined, ctx.signal, PATIENT);
       const known = [patient.mrn && `MRN ${patient.mrn}`, patient.date_of_birth && `born ${patient.date_of_birth}`, patient.phone].filter(Boolean);
       return `Delete patient ${patient.first_name} ${patient.last_name} (${[...known, opts.id].join(', ')})? This cannot be undone.`;
     },

@@ -1,17 +1,17 @@
 /** `msgctl patients get <id>` (GET /patients/{id}). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientPath } from './common.js';
+import { PATIENT } from '../../api/shapes.js';
 
 export interface PatientsGetOptions {
   id: string;
 }
 
 export async function run(ctx: Context, opts: PatientsGetOptions): Promise<void> {
-  const patient = await (await ctx.client()).get<Patient>(await patientPath(opts.id));
+  const patient = await (await ctx.client()).get(await patientPath(opts.id), undefined, ctx.signal, PATIENT);
   await ctx.out.resource(patient, patientFields);
 }
 

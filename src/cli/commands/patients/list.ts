@@ -1,11 +1,11 @@
 /** `msgctl patients list`: find patients by phone or MRN (GET /patients). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
 import { patientColumns, requireText } from './common.js';
+import { PATIENT } from '../../api/shapes.js';
 
 export interface PatientsListOptions extends ListFlags {
   phone?: string;
@@ -23,7 +23,7 @@ export async function run(ctx: Context, opts: PatientsListOptions): Promise<void
     query.phone = r.e164;
   }
   const client = await ctx.client();
-  const rows = client.paginate<Patient>('/patients', query, { limit: listLimit(opts), signal: ctx.signal });
+  const rows = client.paginate('/patients', query, { limit: listLimit(opts), signal: ctx.signal, shape: PATIENT });
   await ctx.out.list(rows, patientColumns, { empty: 'No patients found.', noun: 'patients' });
 }
 

@@ -1,11 +1,11 @@
 /** `msgctl patients update <id>`: change only the given fields (PATCH /patients/{id}). */
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Patient } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ARGS, describeArguments, dayFirstOption, examples, monthFirstOption, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, patientPath, type PatientFlags } from './common.js';
+import { PATIENT } from '../../api/shapes.js';
 
 export interface PatientsUpdateOptions extends PatientFlags {
   id: string;
@@ -15,7 +15,7 @@ export async function run(ctx: Context, opts: PatientsUpdateOptions): Promise<vo
   const path = await patientPath(opts.id);
   const input = await patientInputFromFlags(ctx, opts);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag.');
-  const patient = await (await ctx.client()).patch<Patient>(path, input, ctx.signal);
+  const patient = await (await ctx.client()).patch(path, input, ctx.signal, PATIENT);
   await ctx.out.resource(patient, patientFields);
 }
 

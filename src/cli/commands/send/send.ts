@@ -3,7 +3,6 @@
  * src/cli/send/build-request.ts, and sent by the API client (src/cli/api).
  */
 import type { Command } from 'commander';
-import type { SendMessageResponse } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { cell } from '../../output/terminal-text.js';
@@ -62,15 +61,15 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     return;
   }
   const client = await ctx.client();
-  const response = await client.request<SendMessageResponse>('POST', '/patient-messages', {
-    body: request,
-    idempotencyKey: key,
-    signal: ctx.signal,
-  });
-  const { sentMessage } = await import('../../api/sent-message.js');
-  const m = sentMessage(response, [
-    'It may have been sent all the same: look for it with `msgctl messages list` before sending it again.',
-  ]);
+  const { SENT_MESSAGE } = await import('../../api/shapes.js');
+  const { NotTheApiError } = await import('../../api/not-the-api.js');
+  const response = await client
+    .request('POST', '/patient-messages', { body: request, idempotencyKey: key, signal: ctx.signal, shape: SENT_MESSAGE })
+    .catch((err: unknown) => {
+      if (err instanceof NotTheApiError) err.hints.unshift('It may have been sent all the same: look for it with `msgctl messages list` before sending it again.');
+      throw err;
+    });
+  const m = response.data.message;
   const result = response.data;
   // The service answered with the first result for this key: an earlier command sent it. (With a key of our
   // own making, a replay can only be this command's own retry, which is an ordinary send.)

@@ -3,19 +3,13 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { allOption, wideOption, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
-
-interface StaffMember {
-  id: string;
-  name: string;
-  email: string;
-  role: string;
-}
+import { STAFF_MEMBER } from '../../api/shapes.js';
 
 export type StaffListOptions = ListFlags;
 
 export async function run(ctx: Context, opts: StaffListOptions): Promise<void> {
   const client = await ctx.client();
-  const rows = client.paginate<StaffMember>('/staff', {}, { limit: listLimit(opts), signal: ctx.signal });
+  const rows = client.paginate('/staff', {}, { limit: listLimit(opts), signal: ctx.signal, shape: STAFF_MEMBER });
   await ctx.out.list(
     rows,
     [

@@ -1,10 +1,10 @@
 /** `msgctl campaigns recipients list <id>`: in send order, with status (GET /campaigns/{id}/recipients). */
 import { FIELDS } from '../../../../contract/api.js';
 import type { Command } from 'commander';
-import type { Campaign, CampaignRecipient } from '../../../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../../../contract/api.js';
 import type { Context } from '../../../context.js';
 import { ARGS, describeArguments, allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../../kit.js';
+import { CAMPAIGN, RECIPIENT } from '../../../api/shapes.js';
 
 export interface RecipientsListOptions extends ListFlags {
   id: string;
@@ -18,9 +18,9 @@ export async function run(ctx: Context, opts: RecipientsListOptions): Promise<vo
   ]);
   const path = campaignPath(opts.id, '/recipients');
   const client = await ctx.client();
-  const rows = client.paginate<CampaignRecipient>(path, { status: opts.status }, { limit: listLimit(opts), signal: ctx.signal });
+  const rows = client.paginate(path, { status: opts.status }, { limit: listLimit(opts), signal: ctx.signal, shape: RECIPIENT });
   // The campaign's counts say how many recipients there are in all (only asked when the list was cut).
-  const total = async () => (opts.status ? undefined : (await client.get<Campaign>(campaignPath(opts.id), undefined, ctx.signal)).counts.recipients);
+  const total = async () => (opts.status ? undefined : (await client.get(campaignPath(opts.id), undefined, ctx.signal, CAMPAIGN)).counts.recipients);
   await ctx.out.list(rows, recipientColumns, { empty: 'No recipients found.', noun: 'recipients', total });
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Does an answer have the shape api-spec.md gives it? A 2xx JSON answer of the
+ * wrong shape (a stand-in server, a proxy's `{}`, a broken deployment) made
+ * views fail with a TypeError of their own ("Cannot read properties of
+ * undefined") or print a record of blanks and exit 0. The client checks each
+ * answer against the shape of what the command asked for (shapes.ts) and
+ * names the first field that is wrong.
+ *
+ * Only what a view could trip on is checked: each field's JSON type, and the
+ * members of nested objects. Values (enums, timestamps, UUIDs) are not: a new
+ * status from a newer service still shows. Unknown fields are fine.
+ */
+
+/** A JSON type; with `?`, the field may also be null or absent. */
+type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
+export type FieldSpec = JsonType | `${JsonType}?` | NestedSpec;
+
+/** A member that is itself an object with fields to check (null or absent allowed when `optional`). */
+export interface NestedSpec {
+  readonly fields: Fields;
+  readonly optional: boolean;
+}
+
+export type Fields = Readonly<Record<string, FieldSpec>>;
+
+/** Every field of T has a spec, so a change to the contract's types is a type error here. */
+export interface Shape<T> {
+  /** What the answer is, in words: "a patient", "a list page of messages". */
+  readonly name: string;
+  readonly fields: { readonly [K in keyof T]-?: FieldSpec };
+}
+
+export function nested(fields: Fields): NestedSpec {
+  return { fields, optional: false };
+}
+
+export function optionalNested(fields: Fields): NestedSpec {
+  return { fields, optional: true };
+}
+
+/** What is wrong with `value` as an object of these fields, in words; null when nothing is. */
+export function shapeProblem(value: unknown, fields: Fields, at = ''): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return at ? `"${at}" is ${describe(value)}, not an object` : `it is ${describe(value)}, not an object`;
+  }
+  const record = value as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    const spec = fields[name]!;
+    const path = at ? `${at}.${name}` : name;
+    const member = Object.hasOwn(record, name) ? record[name] : undefined;
+    if (typeof spec === 'object') {
+      if (spec.optional && (member === undefined || member === null)) continue;
+      if (member === undefined) return `"${path}" is missing`;
+      const inner = shapeProblem(member, spec.fields, path);
+      if (inner) return inner;
+      continue;
+    }
+    const optional = spec.endsWith('?');
+    if (member === undefined || member === null) {
+      if (optional) continue;
+      return member === undefined ? `"${path}" is missing` : `"${path}" is null`;
+    }
+    const wanted = (optional ? spec.slice(0, -1) : spec) as JsonType;
+    if (jsonType(member) !== wanted) return `"${path}" is ${describe(member)}, not ${article(wanted)}`;
+  }
+  return null;
+}
+
+function jsonType(value: unknown): JsonType | 'null' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value as JsonType;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'missing';
+  return value === null ? 'null' : article(jsonType(value) as JsonType);
+}
+
+function article(type: JsonType): string {
+  return type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
+}

@@ -1,0 +1,47 @@
+/**
+ * Errors for a 2xx answer that is not the Messaging Service API's: not JSON at all, or JSON of
+ * the wrong shape. Both name the request and its request id, and ask whether the base URL is
+ * the API's (the usual cause: a web server, a proxy, a captive portal, another JSON service).
+ */
+import { CliError } from '../errors.js';
+
+/**
+ * A 2xx answer that is not the API's: a web page, a proxy's or a captive portal's, or JSON text
+ * that does not parse. Without this, a command printed an empty record and exited 0, or failed
+ * with a TypeError of its own (`msgctl org` with the base URL at a web server).
+ */
+export function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): NotTheApiError {
+  // The server's words, shortened (a header can run to 16 KB); the error renderer escapes them.
+  const type = contentType?.split(';')[0]?.trim().slice(0, 80);
+  const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestIdSuffix(requestId)}.`, requestId, [baseUrlHint(baseUrl)]);
+}
+
+/**
+ * A 2xx JSON answer of the wrong shape (answer-shape.ts). `answer` says what came instead of
+ * what, and the first field that is wrong, in msgctl's words (the contract's field names, JSON
+ * type names), so nothing of the answer itself is repeated.
+ */
+export function wrongShape(request: string, status: number, answer: string, requestId: string | null, baseUrl: URL): NotTheApiError {
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${answer}${requestIdSuffix(requestId)}. That is not an answer of the Messaging Service API.`, requestId, [baseUrlHint(baseUrl)]);
+}
+
+/**
+ * Exit 1, like any failure. Its own class so `--json` errors carry the request id and a code of
+ * their own, and so a command can add what such an answer leaves unknown (a send may have gone
+ * out all the same).
+ */
+export class NotTheApiError extends CliError {
+  constructor(message: string, readonly requestId: string | null, hints: string[]) {
+    super(message, undefined, hints);
+    this.name = 'NotTheApiError';
+  }
+}
+
+export function requestIdSuffix(requestId: string | null): string {
+  return requestId ? ` (request id ${requestId})` : '';
+}
+
+function baseUrlHint(baseUrl: URL): string {
+  return `Is the base URL right? It is ${baseUrl.origin}${baseUrl.pathname.replace(/\/$/, '')}; it should be the service's API root, ending in /v1 (--base-url, MSGCTL_BASE_URL or the profile's base_url).`;
+}
