@@ -28,6 +28,7 @@ import { dryRunColumns, formatInvalidRows, importColumns, isProblem, mergeByRow,
 import { processedRows, waitForImportResults } from './follow.js';
 import { inRowOrder } from './results.js';
 import type { Progress } from '../output/progress.js';
+import { IMPORT } from '../api/shapes.js';
 
 export interface CreateFlags {
   dryRun?: boolean;
@@ -238,10 +239,11 @@ async function* sentChunks(
       }
       const { bytes, rowsDigest } = chunk.valid.finish();
       const key = chunkKeyOf(await namespace(), chunk.firstRow, chunk.lastRow, rowsDigest);
-      const response = await client.request<PatientImport>('POST', '/patient-imports', {
+      const response = await client.request('POST', '/patient-imports', {
         jsonBytes: bytes,
         idempotencyKey: key,
         signal: ctx.signal,
+        shape: IMPORT,
       });
       tally.imports += 1;
       if (response.headers['idempotent-replayed'] === 'true') {

@@ -9,6 +9,8 @@ import type { PatientImport } from '../../contract/api.js';
 import { sleep } from '../util/sleep.js';
 import { importFromBody, type ServiceResults } from './results.js';
 import { IMPORT } from '../api/shapes.js';
+import { shapeProblem } from '../api/answer-shape.js';
+import { wrongShape } from '../api/not-the-api.js';
 
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 2000;
@@ -41,7 +43,11 @@ export async function waitForImportResults(
     options,
     async (path) => {
       const response = await client.request<Buffer>('GET', path, { signal: options.signal, rawBody: true });
-      return importFromBody(response.data, response.headers['content-type']);
+      const answer = importFromBody(response.data, response.headers['content-type']);
+      // Read raw (its results can be large), so checked here rather than by the client.
+      const problem = shapeProblem(answer.current, IMPORT.fields);
+      if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not ${IMPORT.name}: ${problem}`, response.requestId, client.baseUrl);
+      return answer;
     },
     (answer) => answer.current,
   );

@@ -12,6 +12,7 @@ import type { ResolvedCredential } from '../../auth/credentials.js';
 import type { ProfileConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import { examples, type Act } from '../kit.js';
+import { ORGANIZATION, PROFILE } from '../../api/shapes.js';
 
 export type AuthStatusOptions = Record<string, never>;
 
@@ -47,10 +48,10 @@ export async function run(ctx: Context, _opts: AuthStatusOptions = {}): Promise<
   try {
     const client = await ctx.client();
     if (resolved.credential.kind === 'oauth') {
-      const me = await client.get<{ user: User; organization: Organization; scopes: string[]; expires_at: string }>('/me');
+      const me = await client.get('/me', undefined, ctx.signal, PROFILE);
       Object.assign(info, { organization: me.organization, user: me.user, scopes: me.scopes, expires_at: me.expires_at });
     } else {
-      info.organization = await client.get<Organization>('/organization');
+      info.organization = await client.get('/organization', undefined, ctx.signal, ORGANIZATION);
     }
   } catch (err) {
     await print(ctx, info, profile);

@@ -43,7 +43,7 @@ export async function campaignBody(ctx: Context, flags: EditFlags): Promise<Reco
 export async function setArchived(ctx: Context, id: string, archived: boolean): Promise<void> {
   const { campaignPath } = await import('../../campaigns/input.js');
   const path = campaignPath(id);
-  await printCampaign(ctx, await (await ctx.client()).patch<Campaign>(path, { archived }, ctx.signal));
+  await printCampaign(ctx, await (await ctx.client()).patch(path, { archived }, ctx.signal, CAMPAIGN));
 }
 
 export async function transition(ctx: Context, id: string, action: 'start' | 'pause' | 'stop', key?: string): Promise<Campaign> {
@@ -57,7 +57,7 @@ export async function transition(ctx: Context, id: string, action: 'start' | 'pa
 /** The campaign as the service has it, for a confirmation that names it and counts its recipients. */
 export async function fetchCampaign(ctx: Context, id: string): Promise<Campaign> {
   const { campaignPath } = await import('../../campaigns/input.js');
-  return (await ctx.client()).get<Campaign>(campaignPath(id), undefined, ctx.signal);
+  return (await ctx.client()).get(campaignPath(id), undefined, ctx.signal, CAMPAIGN);
 }
 
 /** `"Flu shots" (8dcb…)`: how a confirmation names a campaign. */
