@@ -62,10 +62,10 @@ describe('parallel commands on one OAuth profile after the access token expired'
    * the session from login, the second the one the first refresh left (a rotated refresh token).
    * Then one command refreshes alone, from what the second round stored.
    */
-  async function refreshRounds(env: Record<string, string | undefined>) {
+  async function refreshRounds(env: Record<string, string | undefined>, parallel: number) {
     for (let round = 1; round <= 2; round++) {
       sandbox.current.sb.clock.advance(3601 * 1000);
-      const results = await Promise.all(Array.from({ length: PARALLEL }, () => msgctl(['me', '--json'], { env, timeout: 60_000 })));
+      const results = await Promise.all(Array.from({ length: parallel }, () => msgctl(['me', '--json'], { env, timeout: 60_000 })));
       for (const r of results) expect(r.exitCode, `round ${round}: ${r.stderr}`).toBe(0);
     }
     sandbox.current.sb.clock.advance(3601 * 1000);
@@ -74,10 +74,16 @@ describe('parallel commands on one OAuth profile after the access token expired'
   }
 
   it('10 processes at once, two rounds: every command succeeds and the session is not revoked (0600 file)', async () => {
-    await refreshRounds(await loggedIn('file'));
+    await refreshRounds(await loggedIn('file'), PARALLEL);
   }, 120_000);
 
-  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('the same with the session in the OS keychain', async () => {
-    await refreshRounds(await loggedIn('keychain'));
+  // Five, not ten: gnome-keyring-daemon (Debian's 42.1 here; upstream gnome-keyring issues 190,
+  // 194 and 195) can abort on a burst of Secret Service sessions opened by many short-lived
+  // clients at once ("gkd_secret_service_get_pkcs11_session: assertion 'client' failed"); D-Bus
+  // then starts a fresh daemon without the test's keyring, and the next read finds nothing. Ten
+  // processes, each reading the keychain up to three times, tripped it once in a CI run. Five
+  // still fail at once without the refresh lock (two refreshes with one refresh token revoke it).
+  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('the same with the session in the OS keychain (5 processes)', async () => {
+    await refreshRounds(await loggedIn('keychain'), 5);
   }, 120_000);
 });
