@@ -126,6 +126,23 @@ describe('a 2xx JSON answer of the wrong shape', () => {
     expect(r.stderr).not.toContain('Cannot read properties');
   });
 
+  it('a write says it may have been made all the same, first; a read does not', async () => {
+    answer = () => jsonAnswer({});
+    const start = await msgctl(['campaigns', 'start', UUID, '--yes'], { env: env() });
+    expect(start.stderr).toContain('  The change may have been made all the same: check before running the command again (a new run sends a new Idempotency-Key).\n  Is the base URL right?');
+    const meSend = await msgctl(['me', 'send', UUID, 'On my way.'], { env: env() });
+    expect(meSend.exitCode, meSend.stderr).toBe(1);
+    expect(meSend.stderr).toContain('POST /me/conversations/' + UUID + '/messages answered HTTP 200 with JSON that is not the message it sent: "id" is missing');
+    expect(meSend.stderr).toContain('It may have been sent all the same: look for it with `msgctl me messages` before sending it again.');
+    const get = await msgctl(['campaigns', 'get', UUID], { env: env() });
+    expect(get.stderr).not.toContain('may have been');
+    answer = () => html;
+    const created = await msgctl(['patients', 'create', '--first-name', 'Ana', '--last-name', 'Ruiz', '--phone', '(212) 555-0101'], { env: env() });
+    expect(created.exitCode, created.stderr).toBe(1);
+    expect(created.stderr).toContain('POST /patients answered HTTP 200 with a text/html document');
+    expect(created.stderr).toContain('The change may have been made all the same');
+  });
+
   it('imports get --wait reads the import raw (its results can be large) and still checks it', async () => {
     answer = () => jsonAnswer({ id: 'imp_1', status: 'running', rows: '3' });
     const r = await msgctl(['imports', 'get', 'imp_1', '--wait'], { env: env(), timeout: 10_000 });

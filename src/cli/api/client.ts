@@ -21,7 +21,7 @@ import type { Query } from './query.js';
 import { sleep } from '../util/sleep.js';
 import { resolveApiUrl } from './resolve-path.js';
 import { shapeProblem, type Shape } from './answer-shape.js';
-import { notTheApi, wrongShape } from './not-the-api.js';
+import { MAY_HAVE_TAKEN_EFFECT, notTheApi, wrongShape } from './not-the-api.js';
 
 export type { Query, QueryValue } from './query.js';
 
@@ -66,6 +66,8 @@ export interface RequestOptions {
   maxBodyBytes?: number;
   /** What a 2xx answer must look like (shapes.ts); one that does not is an error naming the first wrong field. */
   shape?: Shape<unknown>;
+  /** For a write whose 2xx answer is not the API's: what to check before running it again (else a general line). */
+  mayHaveTakenEffect?: string;
 }
 
 export interface ApiResponse<T> {
@@ -210,10 +212,10 @@ export class ApiClient {
       if (status >= 200 && status < 300) {
         this.log(base);
         if (!options.rawBody && !options.anyBody && !isJsonDocument(payload)) {
-          throw notTheApi(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl);
+          throw notTheApi(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl, writeHints(method, options));
         }
         const problem = options.shape && !options.rawBody ? shapeProblem(payload, options.shape.fields) : null;
-        if (problem) throw wrongShape(`${method} ${path.split('?')[0]}`, status, `JSON that is not ${options.shape!.name}: ${problem}`, requestId, this.opts.baseUrl);
+        if (problem) throw wrongShape(`${method} ${path.split('?')[0]}`, status, `JSON that is not ${options.shape!.name}: ${problem}`, requestId, this.opts.baseUrl, writeHints(method, options));
         return { status, headers: responseHeaders, data: payload as T, requestId };
       }
 
@@ -289,6 +291,10 @@ export function parseBody(bytes: Buffer, contentType: string | string[] | undefi
 /** What the API answers with content: a JSON object or array (an empty body is null). */
 function isJsonDocument(payload: unknown): boolean {
   return payload === null || typeof payload === 'object';
+}
+
+function writeHints(method: string, options: RequestOptions): string[] {
+  return method === 'GET' ? [] : [options.mayHaveTakenEffect ?? MAY_HAVE_TAKEN_EFFECT];
 }
 
 const RESOLVED_URLS = 32;

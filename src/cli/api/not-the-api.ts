@@ -10,11 +10,11 @@ import { CliError } from '../errors.js';
  * that does not parse. Without this, a command printed an empty record and exited 0, or failed
  * with a TypeError of its own (`msgctl org` with the base URL at a web server).
  */
-export function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): NotTheApiError {
+export function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL, hints: string[] = []): NotTheApiError {
   // The server's words, shortened (a header can run to 16 KB); the error renderer escapes them.
   const type = contentType?.split(';')[0]?.trim().slice(0, 80);
   const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
-  return new NotTheApiError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestIdSuffix(requestId)}.`, requestId, [baseUrlHint(baseUrl)]);
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestIdSuffix(requestId)}.`, requestId, [...hints, baseUrlHint(baseUrl)]);
 }
 
 /**
@@ -22,9 +22,12 @@ export function notTheApi(request: string, status: number, contentType: string |
  * what, and the first field that is wrong, in msgctl's words (the contract's field names, JSON
  * type names), so nothing of the answer itself is repeated.
  */
-export function wrongShape(request: string, status: number, answer: string, requestId: string | null, baseUrl: URL): NotTheApiError {
-  return new NotTheApiError(`${request} answered HTTP ${status} with ${answer}${requestIdSuffix(requestId)}. That is not an answer of the Messaging Service API.`, requestId, [baseUrlHint(baseUrl)]);
+export function wrongShape(request: string, status: number, answer: string, requestId: string | null, baseUrl: URL, hints: string[] = []): NotTheApiError {
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${answer}${requestIdSuffix(requestId)}. That is not an answer of the Messaging Service API.`, requestId, [...hints, baseUrlHint(baseUrl)]);
 }
+
+/** A write whose answer was not the API's may have been made all the same: said first, before anything is run again. */
+export const MAY_HAVE_TAKEN_EFFECT = 'The change may have been made all the same: check before running the command again (a new run sends a new Idempotency-Key).';
 
 /**
  * Exit 1, like any failure. Its own class so `--json` errors carry the request id and a code of

@@ -212,3 +212,12 @@ export const REMOVED_RECIPIENTS: Shape<{ removed: string[]; not_found: string[];
   name: 'the outcome of removing recipients',
   fields: { removed: 'array', not_found: 'array', not_removable: 'array', campaign: nested(CAMPAIGN.fields) },
 };
+
+/**
+ * POST /me/conversations/{id}/messages: api-spec.md §4.8 says "201 with the sent message" but
+ * does not show its shape, so only what `me send` reads is required of it.
+ */
+export const ME_SENT_MESSAGE: Shape<Pick<Message, 'id' | 'conversation' | 'sender' | 'created_at'>> = {
+  name: 'the message it sent',
+  fields: { id: 'string', conversation: nested({ id: 'string', title: 'string' }), sender: nested({ name: 'string' }), created_at: 'string' },
+};

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { cell } from '../../output/terminal-text.js';
 import { describeArguments, examples, type Act } from '../kit.js';
 import { readBody } from './common.js';
-import { MESSAGE } from '../../api/shapes.js';
+import { ME_SENT_MESSAGE } from '../../api/shapes.js';
 
 export interface MeSendOptions {
   conversationId: string;
@@ -17,13 +17,13 @@ export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
   const body = await readBody(ctx, opts.body);
   const key = ctx.idempotencyKey(opts.idempotencyKey);
   const client = await ctx.client();
-  const message = await client.post(
-    `/me/conversations/${encodeURIComponent(opts.conversationId)}/messages`,
-    { body },
-    key,
-    ctx.signal,
-    MESSAGE,
-  );
+  const { data: message } = await client.request('POST', `/me/conversations/${encodeURIComponent(opts.conversationId)}/messages`, {
+    body: { body },
+    idempotencyKey: key,
+    signal: ctx.signal,
+    shape: ME_SENT_MESSAGE,
+    mayHaveTakenEffect: 'It may have been sent all the same: look for it with `msgctl me messages` before sending it again.',
+  });
   if (ctx.out.mode === 'json') return ctx.out.json(message);
   if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);
   await ctx.out.write(`Sent message ${message.id} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);

@@ -62,13 +62,13 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   }
   const client = await ctx.client();
   const { SENT_MESSAGE } = await import('../../api/shapes.js');
-  const { NotTheApiError } = await import('../../api/not-the-api.js');
-  const response = await client
-    .request('POST', '/patient-messages', { body: request, idempotencyKey: key, signal: ctx.signal, shape: SENT_MESSAGE })
-    .catch((err: unknown) => {
-      if (err instanceof NotTheApiError) err.hints.unshift('It may have been sent all the same: look for it with `msgctl messages list` before sending it again.');
-      throw err;
-    });
+  const response = await client.request('POST', '/patient-messages', {
+    body: request,
+    idempotencyKey: key,
+    signal: ctx.signal,
+    shape: SENT_MESSAGE,
+    mayHaveTakenEffect: 'It may have been sent all the same: look for it with `msgctl messages list` before sending it again.',
+  });
   const m = response.data.message;
   const result = response.data;
   // The service answered with the first result for this key: an earlier command sent it. (With a key of our
