@@ -150,6 +150,17 @@ describe('a 2xx JSON answer of the wrong shape', () => {
     expect(r.stderr).toContain('GET /patient-imports/imp_1 answered HTTP 200 with JSON that is not a patient import: "rows" is a string, not a number (request id req-not-the-api)');
   });
 
+  it('a finished import\'s row outcomes are checked too, read whole or one by one (--wait)', async () => {
+    const finished = { id: 'imp_1', status: 'completed', rows: 2, created: 1, matched: 0, failed: 1, created_at: '2026-11-01T10:00:00Z' };
+    answer = () => jsonAnswer({ ...finished, results: [{ row: 2, outcome: 'created', patient_id: UUID, matched_by: null, errors: [] }, {}] });
+    for (const args of [['imports', 'get', 'imp_1'], ['imports', 'get', 'imp_1', '--wait']]) {
+      const r = await msgctl(args, { env: env(), timeout: 10_000 });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('GET /patient-imports/imp_1 answered HTTP 200 with JSON that is not a patient import: "results[1].row" is missing (request id req-not-the-api)');
+      expect(r.stderr).not.toContain('Cannot read properties');
+    }
+  });
+
   it('a field of the wrong type or a nested member missing is named by its path', async () => {
     answer = () => jsonAnswer({ id: UUID, name: 'Spring', status: 'draft', channel: 'sms', body: 'b', phone_number: { number: '+15555550100' } });
     let r = await msgctl(['campaigns', 'get', UUID], { env: env() });

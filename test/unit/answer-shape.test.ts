@@ -1,6 +1,6 @@
 /** The answer checker (src/cli/api/answer-shape.ts): what it accepts, and the words for what it does not. */
 import { describe, expect, it } from 'vitest';
-import { nested, optionalNested, shapeProblem, type Fields } from '../../src/cli/api/answer-shape.js';
+import { listOf, nested, optionalListOf, optionalNested, shapeProblem, type Fields } from '../../src/cli/api/answer-shape.js';
 import * as shapes from '../../src/cli/api/shapes.js';
 
 const fields: Fields = {
@@ -30,6 +30,17 @@ describe('shapeProblem', () => {
     expect(shapeProblem({ ...good, owner: { id: 'o' } }, fields)).toBe('"owner.name" is missing');
     expect(shapeProblem({ ...good, owner: [] }, fields)).toBe('"owner" is an array, not an object');
     expect(shapeProblem({ ...good, delivery: { status: 'x', error: { code: 1 } } }, fields)).toBe('"delivery.error.code" is a number, not a string');
+  });
+
+  it('lists of objects: each element checked, named by its index', () => {
+    const listed: Fields = { items: listOf({ id: 'string' }), extras: optionalListOf({ n: 'number' }) };
+    expect(shapeProblem({ items: [{ id: 'a' }, { id: 'b' }] }, listed)).toBeNull();
+    expect(shapeProblem({ items: [], extras: null }, listed)).toBeNull();
+    expect(shapeProblem({ items: [{ id: 'a' }, {}] }, listed)).toBe('"items[1].id" is missing');
+    expect(shapeProblem({ items: [{ id: 'a' }, null] }, listed)).toBe('"items[1]" is null, not an object');
+    expect(shapeProblem({ items: { id: 'a' } }, listed)).toBe('"items" is an object, not an array');
+    expect(shapeProblem({ items: [], extras: [{ n: '1' }] }, listed)).toBe('"extras[0].n" is a string, not a number');
+    expect(shapeProblem({}, listed)).toBe('"items" is missing');
   });
 
   it('an answer that is not an object at all', () => {

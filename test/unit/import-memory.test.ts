@@ -6,6 +6,8 @@ import { importFromBody, inRowOrder } from '../../src/cli/imports/results.js';
 import { mergeByRow, serviceOutcome, type RowOutcome } from '../../src/cli/imports/outcomes.js';
 import type { ImportRowOutcome } from '../../src/contract/api.js';
 
+const wrong = (problem: string) => new Error(`wrong outcome: ${problem}`);
+
 describe('MrnTable', () => {
   it('answers like a Map of first sightings, through growth and rehashing, in any script', () => {
     const table = new MrnTable();
@@ -55,18 +57,25 @@ describe('import results', () => {
   it('leave a finished import\'s results unparsed, and parse the rest', () => {
     const results = [outcome(2), outcome(3, { outcome: 'failed', patient_id: null, errors: [{ path: '/last_name', code: 'too_long', message: 'm "}]' }] })];
     for (const pretty of [false, true]) {
-      const { current, results: lazy } = importFromBody(body(results, pretty), 'application/json');
+      const { current, results: lazy } = importFromBody(body(results, pretty), 'application/json', wrong);
       expect(current).toEqual({ id: 'imp_1', status: 'completed', rows: 9, created: 1, matched: 0, failed: 0, results: null, created_at: 't' });
       expect(Array.from({ length: lazy!.length }, (_, i) => lazy!.at(i))).toEqual(results);
     }
   });
 
   it('parse a running import (results null) or an unusual body the ordinary way', () => {
-    expect(importFromBody(body(null), 'application/json')).toMatchObject({ current: { status: 'running', results: null }, results: null });
+    expect(importFromBody(body(null), 'application/json', wrong)).toMatchObject({ current: { status: 'running', results: null }, results: null });
     const withBom = Buffer.concat([Buffer.from('\ufeff'), body([outcome(2)])]);
-    const { current, results } = importFromBody(withBom, 'application/json');
+    const { current, results } = importFromBody(withBom, 'application/json', wrong);
     expect(current.status).toBe('completed');
     expect(results!.at(0)).toEqual(outcome(2));
+  });
+
+  it('an outcome of the wrong shape is the caller\'s error when it is parsed, naming the field', () => {
+    const bad = [outcome(2), { ...outcome(3), errors: [{ path: 7, code: 'x', message: 'm' }] }] as unknown as ImportRowOutcome[];
+    const { results } = importFromBody(body(bad), 'application/json', wrong);
+    expect(results!.at(0)).toEqual(outcome(2));
+    expect(() => results!.at(1)).toThrow('wrong outcome: "results[1].errors[0].path" is a number, not a string');
   });
 
   it('come out in the order mergeByRow gives, sorted or not, ties included', () => {
@@ -79,7 +88,7 @@ describe('import results', () => {
     ];
     for (const [localRows, service] of cases) {
       const locals = localRows.map(local);
-      const { results } = importFromBody(body(service), 'application/json');
+      const { results } = importFromBody(body(service), 'application/json', wrong);
       const streamed = [...inRowOrder(locals, results!, (o) => serviceOutcome(o, 'imp_1', columns))];
       expect(streamed).toEqual(mergeByRow(locals, service.map((o) => serviceOutcome(o, 'imp_1', columns))));
     }

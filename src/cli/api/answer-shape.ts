@@ -13,11 +13,17 @@
 
 /** A JSON type; with `?`, the field may also be null or absent. */
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
-export type FieldSpec = JsonType | `${JsonType}?` | NestedSpec;
+export type FieldSpec = JsonType | `${JsonType}?` | NestedSpec | ListSpec;
 
 /** A member that is itself an object with fields to check (null or absent allowed when `optional`). */
 export interface NestedSpec {
   readonly fields: Fields;
+  readonly optional: boolean;
+}
+
+/** A member that is an array of objects with fields to check (null or absent allowed when `optional`). */
+export interface ListSpec {
+  readonly each: Fields;
   readonly optional: boolean;
 }
 
@@ -38,6 +44,14 @@ export function optionalNested(fields: Fields): NestedSpec {
   return { fields, optional: true };
 }
 
+export function listOf(each: Fields): ListSpec {
+  return { each, optional: false };
+}
+
+export function optionalListOf(each: Fields): ListSpec {
+  return { each, optional: true };
+}
+
 /** What is wrong with `value` as an object of these fields, in words; null when nothing is. */
 export function shapeProblem(value: unknown, fields: Fields, at = ''): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -51,7 +65,7 @@ export function shapeProblem(value: unknown, fields: Fields, at = ''): string | 
     if (typeof spec === 'object') {
       if (spec.optional && (member === undefined || member === null)) continue;
       if (member === undefined) return `"${path}" is missing`;
-      const inner = shapeProblem(member, spec.fields, path);
+      const inner = 'each' in spec ? listProblem(member, spec.each, path) : shapeProblem(member, spec.fields, path);
       if (inner) return inner;
       continue;
     }
@@ -62,6 +76,15 @@ export function shapeProblem(value: unknown, fields: Fields, at = ''): string | 
     }
     const wanted = (optional ? spec.slice(0, -1) : spec) as JsonType;
     if (jsonType(member) !== wanted) return `"${path}" is ${describe(member)}, not ${article(wanted)}`;
+  }
+  return null;
+}
+
+function listProblem(value: unknown, each: Fields, at: string): string | null {
+  if (!Array.isArray(value)) return `"${at}" is ${describe(value)}, not an array`;
+  for (let i = 0; i < value.length; i++) {
+    const problem = shapeProblem(value[i], each, `${at}[${i}]`);
+    if (problem) return problem;
   }
   return null;
 }

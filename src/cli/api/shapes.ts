@@ -10,6 +10,7 @@ import type {
   Campaign,
   CampaignRecipient,
   Export,
+  ImportRowOutcome,
   Message,
   Organization,
   Participant,
@@ -21,7 +22,7 @@ import type {
   SendMessageResponse,
   ConversationMessage,
 } from '../../contract/api.js';
-import { nested, optionalNested, type Fields, type Shape } from './answer-shape.js';
+import { listOf, nested, optionalListOf, optionalNested, type Fields, type Shape } from './answer-shape.js';
 
 const PERSON_REF = nested({ id: 'string', name: 'string' });
 const PHONE_NUMBER = { number: 'string', team: 'string' } as const;
@@ -146,6 +147,18 @@ export const RECIPIENT: Shape<CampaignRecipient> = {
   },
 };
 
+/** One row's outcome in a finished import's `results`; also checked one by one where results are read raw (imports/results.ts). */
+export const ROW_OUTCOME: Shape<ImportRowOutcome> = {
+  name: 'a row outcome',
+  fields: {
+    row: 'number',
+    outcome: 'string',
+    patient_id: 'string?',
+    matched_by: 'string?',
+    errors: listOf({ path: 'string', code: 'string', message: 'string' }),
+  },
+};
+
 export const IMPORT: Shape<PatientImport> = {
   name: 'a patient import',
   fields: {
@@ -155,7 +168,7 @@ export const IMPORT: Shape<PatientImport> = {
     created: 'number',
     matched: 'number',
     failed: 'number',
-    results: 'array?',
+    results: optionalListOf(ROW_OUTCOME.fields),
     created_at: 'string',
   },
 };

@@ -43,10 +43,12 @@ export async function waitForImportResults(
     options,
     async (path) => {
       const response = await client.request<Buffer>('GET', path, { signal: options.signal, rawBody: true });
-      const answer = importFromBody(response.data, response.headers['content-type']);
-      // Read raw (its results can be large), so checked here rather than by the client.
+      // Read raw (its results can be large), so checked here rather than by the client: the
+      // import now, each row outcome as it is parsed.
+      const wrong = (problem: string) => wrongShape(`GET ${path}`, response.status, `JSON that is not ${IMPORT.name}: ${problem}`, response.requestId, client.baseUrl);
+      const answer = importFromBody(response.data, response.headers['content-type'], wrong);
       const problem = shapeProblem(answer.current, IMPORT.fields);
-      if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not ${IMPORT.name}: ${problem}`, response.requestId, client.baseUrl);
+      if (problem) throw wrong(problem);
       return answer;
     },
     (answer) => answer.current,

@@ -13,6 +13,8 @@
 import type { ImportRowOutcome, PatientImport } from '../../contract/api.js';
 import { parseBody } from '../api/client.js';
 import { splitArrayMember } from '../api/json-page.js';
+import { shapeProblem } from '../api/answer-shape.js';
+import { ROW_OUTCOME } from '../api/shapes.js';
 import type { RowOutcome } from './outcomes.js';
 
 export interface ServiceResults {
@@ -27,7 +29,12 @@ export interface ServiceResults {
  * recognise (a running import's `results: null`, anything unusual) is
  * parsed the ordinary way.
  */
-export function importFromBody(body: Buffer, contentType: string | undefined): { current: PatientImport; results: ServiceResults | null } {
+export function importFromBody(
+  body: Buffer,
+  contentType: string | undefined,
+  /** The error for an outcome of the wrong shape (shapes.ts), found as it is parsed; `problem` names the field. */
+  wrongOutcome: (problem: string) => Error,
+): { current: PatientImport; results: ServiceResults | null } {
   const split = splitArrayMember(body, 'results');
   if (!split) {
     const current = parseBody(body, contentType) as PatientImport;
@@ -36,7 +43,12 @@ export function importFromBody(body: Buffer, contentType: string | undefined): {
   const { elements } = split;
   const results: ServiceResults = {
     length: elements.length,
-    at: (i) => JSON.parse(body.toString('utf8', elements.start(i), elements.end(i))) as ImportRowOutcome,
+    at: (i) => {
+      const outcome: unknown = JSON.parse(body.toString('utf8', elements.start(i), elements.end(i)));
+      const problem = shapeProblem(outcome, ROW_OUTCOME.fields, `results[${i}]`);
+      if (problem) throw wrongOutcome(problem);
+      return outcome as ImportRowOutcome;
+    },
   };
   return { current: { ...split.rest, results: null } as PatientImport, results };
 }
