@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { isolatedEnv, msgctl } from '../helpers/in-process.js';
 
 /** What the server answers next, by path. */
-let answer: (method: string, path: string) => { status: number; type: string; body: string };
+let answer: (method: string, path: string, url: string) => { status: number; type: string; body: string; requestId?: string };
 const seen: string[] = [];
 let server: Server;
 let port: number;
@@ -23,8 +23,8 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       seen.push(`${req.method} ${req.url}`);
-      const a = answer(req.method!, req.url!.split('?')[0]!);
-      res.writeHead(a.status, { 'content-type': a.type, 'x-request-id': 'req-not-the-api' }).end(a.body);
+      const a = answer(req.method!, req.url!.split('?')[0]!, req.url!);
+      res.writeHead(a.status, { 'content-type': a.type, 'x-request-id': a.requestId ?? 'req-not-the-api' }).end(a.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -129,7 +129,7 @@ describe('a 2xx JSON answer of the wrong shape', () => {
   it('a write says it may have been made all the same, first; a read does not', async () => {
     answer = () => jsonAnswer({});
     const start = await msgctl(['campaigns', 'start', UUID, '--yes'], { env: env() });
-    expect(start.stderr).toContain('  The change may have been made all the same: check before running the command again (a new run sends a new Idempotency-Key).\n  Is the base URL right?');
+    expect(start.stderr).toContain('  The change may have been made all the same: check before running the command again.\n  Is the base URL right?');
     const meSend = await msgctl(['me', 'send', UUID, 'On my way.'], { env: env() });
     expect(meSend.exitCode, meSend.stderr).toBe(1);
     expect(meSend.stderr).toContain('POST /me/conversations/' + UUID + '/messages answered HTTP 200 with JSON that is not the message it sent: "id" is missing');
@@ -191,7 +191,7 @@ describe('a 2xx JSON answer of the wrong shape', () => {
       const r = await msgctl(args, { env: env() });
       expect(r.exitCode, args.join(' ')).toBe(1);
       const said = args.includes('--json') ? JSON.parse(r.stderr).detail : r.stderr;
-      expect(said).toContain('GET /patients answered HTTP 200 with a list page whose record 2 is not a patient: "first_name" is missing (request id req-not-the-api)');
+      expect(said).toContain('GET /patients answered HTTP 200 with a list whose record 2 is not a patient: "first_name" is missing (request id req-not-the-api)');
     }
     answer = () => page([patient]);
     const fine = await msgctl(['patients', 'list', '--json', 'id'], { env: env() });
@@ -204,7 +204,8 @@ describe('a 2xx JSON answer of the wrong shape', () => {
     const r = await msgctl(['patients', 'list', '--json'], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('did not answer with a list page (a JSON object with a \\"data\\" array of objects) (request id req-not-the-api)');
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'unexpected_answer', request_id: 'req-not-the-api' });
+    expect(JSON.parse(r.stderr).detail).toContain('GET /patients answered HTTP 200 with JSON that is not a list page: "data[1]" is null, not an object (request id req-not-the-api)');
   });
 
   it('every list command checks its records', async () => {
@@ -214,7 +215,90 @@ describe('a 2xx JSON answer of the wrong shape', () => {
     for (const args of lists) {
       const r = await msgctl(args, { env: env() });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
-      expect(r.stderr, args.join(' ')).toMatch(/answered HTTP 200 with a list page whose record 1 is not (a|an) [a-z ]+: "[a-z_.]+" is missing/);
+      expect(r.stderr, args.join(' ')).toMatch(/answered HTTP 200 with a list whose record 1 is not (a|an) [a-z ]+: "[a-z_.]+" is missing/);
+    }
+  });
+});
+
+describe('what the review of the shapes found', () => {
+  const page = (data: unknown[], next: string | null = null) => jsonAnswer({ data, pagination: { next_cursor: next, has_more: next !== null } });
+  const patient = (n: number) => ({ id: `0194f3c2-aaaa-7bbb-8ccc-00000000000${n}`, first_name: 'Ana', last_name: 'Ruiz', date_of_birth: null, phone: null, email: null, mrn: null, sms_opted_out: false, conversation_count: 0, created_at: '2026-11-01T10:00:00Z', matched_by: null });
+
+  it('a list answered with something that is not a list page: the same error, code and request id as any other', async () => {
+    answer = () => jsonAnswer({});
+    for (const args of [['campaigns', 'list'], ['campaigns', 'list', '--json'], ['campaigns', 'list', '--json', 'id']]) {
+      const r = await msgctl(args, { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      const said = args.includes('--json') ? JSON.parse(r.stderr) : { detail: r.stderr };
+      expect(said.detail).toContain('GET /campaigns answered HTTP 200 with JSON that is not a list page: "data" is missing (request id req-not-the-api)');
+      if (args.includes('--json')) expect(said).toMatchObject({ code: 'unexpected_answer', request_id: 'req-not-the-api' });
+    }
+    answer = () => html;
+    const r = await msgctl(['campaigns', 'list', '--json'], { env: env() });
+    expect(JSON.parse(r.stderr).detail).toContain('GET /campaigns answered HTTP 200 with a text/html document');
+  });
+
+  it('records are numbered across pages', async () => {
+    answer = (_m, _p, url) => (url.includes('page%5Bafter%5D=p2') || url.includes('page[after]=p2') ? page([{ id: 'x' }]) : page([patient(1), patient(2)], 'p2'));
+    const r = await msgctl(['patients', 'list', '--all'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('GET /patients answered HTTP 200 with a list whose record 3 is not a patient: "first_name" is missing');
+  });
+
+  it('a new webhook endpoint without its signing secret is an error, not a blank secret', async () => {
+    answer = () => jsonAnswer({ id: UUID, url: 'https://example.test/hook', events: null, created_at: '2026-11-01T10:00:00Z' });
+    const r = await msgctl(['events', 'endpoints', 'create', '--url', 'https://example.test/hook'], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('with JSON that is not a new webhook endpoint with its signing secret: "secret" is missing');
+  });
+
+  it('a batch says a re-run sends the row with the same key; imports say the same of their rows', async () => {
+    const organization = jsonAnswer({ id: 'org_1', name: 'Clinic' });
+    answer = (_method, path) => (path.endsWith('/organization') ? organization : { ...jsonAnswer({ id: 'msg_1' }), status: 201 });
+    const e = env();
+    const csv = join(e.HOME!, 'rows.csv');
+    writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\n');
+    const batch = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
+    expect(batch.exitCode).toBe(1);
+    expect(batch.stderr).toContain("The row's message may have been sent all the same: the same command again sends it with the same Idempotency-Key, so it is not sent twice.");
+    answer = (_method, path) => (path.endsWith('/organization') ? organization : jsonAnswer({}));
+    const roster = join(e.HOME!, 'roster.csv');
+    writeFileSync(roster, 'first_name,last_name,phone\nAna,Ruiz,(212) 555-0101\n');
+    const imported = await msgctl(['imports', 'create', roster], { env: e });
+    expect(imported.exitCode, imported.stderr).toBe(1);
+    expect(imported.stderr).toContain('POST /patient-imports answered HTTP 200 with JSON that is not a patient import: "id" is missing');
+    expect(imported.stderr).toContain('These rows may have been imported all the same: the same command again sends them with the same Idempotency-Key, so they are not imported twice.');
+  });
+
+  it('the request id is the server\'s text: shortened, and its control characters shown as escapes (the batch summary too)', async () => {
+    const organization = jsonAnswer({ id: 'org_1', name: 'Clinic' });
+    const id = `req-\u009b31m${'x'.repeat(200)}`;
+    answer = (_method, path) => (path.endsWith('/organization') ? organization : { ...jsonAnswer({ id: 'msg_1' }), status: 201, requestId: id });
+    const e = env();
+    const csv = join(e.HOME!, 'rows.csv');
+    writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\n');
+    const r = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('\u009b');
+    expect(r.stderr).toContain(`(request id req-\\x9b31m${'x'.repeat(72)}…)`);
+    expect(r.stderr).toContain('  stopped: POST /patient-messages answered HTTP 201');
+  });
+
+  it('imports get --wait: a body that is not JSON is named as such', async () => {
+    answer = () => html;
+    const r = await msgctl(['imports', 'get', 'imp_1', '--wait'], { env: env(), timeout: 10_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('GET /patient-imports/imp_1 answered HTTP 200 with a text/html document');
+  });
+
+  it('sandbox control commands pointed at something else: an error, not a TypeError', async () => {
+    answer = () => jsonAnswer({});
+    for (const args of [['sandbox', 'faults', 'list'], ['sandbox', 'faults', 'clear'], ['sandbox', 'reply', '--from', '+15555550123', '--to', '+15555550110', 'Thanks']]) {
+      const r = await msgctl(['--base-url', `http://127.0.0.1:${port}/v1`, ...args], { env: env() });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(/answered HTTP 200 with JSON that is not (the|a) [^:]+: "[a-z_]+" is missing/);
+      expect(r.stderr).not.toContain('Cannot read properties');
     }
   });
 });

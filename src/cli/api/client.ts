@@ -22,6 +22,7 @@ import { sleep } from '../util/sleep.js';
 import { resolveApiUrl } from './resolve-path.js';
 import { shapeProblem, type Shape } from './answer-shape.js';
 import { MAY_HAVE_TAKEN_EFFECT, notTheApi, wrongShape } from './not-the-api.js';
+import { parseBody } from './parse-body.js';
 
 export type { Query, QueryValue } from './query.js';
 
@@ -269,23 +270,6 @@ export class ApiClient {
   private log(line: string): void {
     this.opts.log?.(line);
   }
-}
-
-/** A response body as `request` hands it back when not asked for the raw bytes. */
-export function parseBody(bytes: Buffer, contentType: string | string[] | undefined): unknown {
-  if (bytes.length === 0) return null;
-  // As TextDecoder reads it: a leading byte-order mark is not part of the text.
-  const decoded = bytes.toString('utf8');
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  const type = String(contentType ?? '');
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }
 
 /** What the API answers with content: a JSON object or array (an empty body is null). */

@@ -27,7 +27,7 @@ export function wrongShape(request: string, status: number, answer: string, requ
 }
 
 /** A write whose answer was not the API's may have been made all the same: said first, before anything is run again. */
-export const MAY_HAVE_TAKEN_EFFECT = 'The change may have been made all the same: check before running the command again (a new run sends a new Idempotency-Key).';
+export const MAY_HAVE_TAKEN_EFFECT = 'The change may have been made all the same: check before running the command again.';
 
 /**
  * Exit 1, like any failure. Its own class so `--json` errors carry the request id and a code of
@@ -41,8 +41,9 @@ export class NotTheApiError extends CliError {
   }
 }
 
+/** The server's request id in a message, shortened as the content type is (a header can run to 16 KB). */
 export function requestIdSuffix(requestId: string | null): string {
-  return requestId ? ` (request id ${requestId})` : '';
+  return requestId ? ` (request id ${requestId.length > 80 ? `${requestId.slice(0, 80)}…` : requestId})` : '';
 }
 
 function baseUrlHint(baseUrl: URL): string {

@@ -14,12 +14,12 @@
  */
 import type { Page } from '../../contract/api.js';
 import { LIMITS } from '../../contract/api.js';
-import { CliError } from '../errors.js';
 import type { Query } from './query.js';
 import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
 import { jsonLinesInPlace, splitListBody } from './json-page.js';
-import { shapeProblem, type Shape } from './answer-shape.js';
-import { requestIdSuffix, wrongShape } from './not-the-api.js';
+import { listOf, shapeProblem, type Fields, type Shape } from './answer-shape.js';
+import { notTheApi, wrongShape } from './not-the-api.js';
+import { parseBody } from './parse-body.js';
 
 export interface PaginateOptions {
   /** Stop after this many records (undefined: all). */
@@ -43,7 +43,13 @@ export function paginate<T>(
   options: ListOptions<T>,
 ): AsyncGenerator<T> & Paged<T> {
   const cut = { more: false };
-  const parsed: FetchPage<T[]> = (source, at, q, signal) => parsedPage(source, at, q, signal, options.shape);
+  // Records are numbered across pages (pages come one at a time, in order), so an error can say which.
+  let seen = 0;
+  const parsed: FetchPage<T[]> = async (source, at, q, signal) => {
+    const page = await parsedPage(source, at, q, signal, options.shape, seen);
+    seen += page.count;
+    return page;
+  };
   return flattenPages(
     () => walkPages(client, path, query, options, parsed, cut),
     () => walkPages(client, path, query, options, jsonLinesPage, cut),
@@ -62,17 +68,18 @@ interface Fetched<P> {
 /** What walking pages needs of the ApiClient (whose paginate() calls this module). */
 export interface PageSource {
   readonly baseUrl: URL;
-  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T; status: number; requestId: string | null }>;
+  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T; status: number; requestId: string | null; headers: Record<string, string> }>;
 }
 
 type FetchPage<P> = (client: PageSource, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
 
-async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal, shape: Shape<T>): Promise<Fetched<T[]>> {
+async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal, shape: Shape<T>, before: number): Promise<Fetched<T[]>> {
   const { data: page, status, requestId } = await client.request<Page<T>>('GET', path, { query, signal });
-  if (!page || !Array.isArray(page.data)) throw notAList(path, requestId);
+  const notPage = shapeProblem(page, LIST_PAGE);
+  if (notPage) throw wrongShape(`GET ${path}`, status, `JSON that is not a list page: ${notPage}`, requestId, client.baseUrl);
   for (let i = 0; i < page.data.length; i++) {
     const problem = shapeProblem(page.data[i], shape.fields);
-    if (problem) throw wrongShape(`GET ${path}`, status, `a list page whose record ${i + 1} is not ${shape.name}: ${problem}`, requestId, client.baseUrl);
+    if (problem) throw wrongShape(`GET ${path}`, status, `a list whose record ${before + i + 1} is not ${shape.name}: ${problem}`, requestId, client.baseUrl);
   }
   return {
     count: page.data.length,
@@ -83,9 +90,10 @@ async function parsedPage<T>(client: PageSource, path: string, query: Query, sig
 }
 
 async function jsonLinesPage(client: PageSource, path: string, query: Query, signal: AbortSignal): Promise<Fetched<JsonLinesChunk>> {
-  const { data: body, requestId } = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
+  const response = await client.request<Buffer>('GET', path, { query, signal, rawBody: true });
+  const body = response.data;
   const split = splitListBody(body);
-  if (!split) return fallbackJsonLines(body, path, requestId);
+  if (!split) return fallbackJsonLines(client, path, response);
   const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
   return {
     count: split.records.length,
@@ -103,29 +111,26 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
  * Records go out as the service sent them (their fields are not checked on this path, which never
  * parses them when it can help it), but each must be a JSON object, as the splitter's are.
  */
-function fallbackJsonLines(body: Buffer, path: string, requestId: string | null): Fetched<JsonLinesChunk> {
-  let page: Page<unknown>;
-  try {
-    page = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw notAList(path, requestId);
-  }
-  if (!page || !Array.isArray(page.data)) throw notAList(path, requestId);
-  if (page.data.some((record) => typeof record !== 'object' || record === null || Array.isArray(record))) throw notAList(path, requestId);
+function fallbackJsonLines(client: PageSource, path: string, response: { data: Buffer; status: number; requestId: string | null; headers: Record<string, string> }): Fetched<JsonLinesChunk> {
+  const page = parseBody(response.data, response.headers['content-type']);
+  if (typeof page === 'string') throw notTheApi(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl);
+  const problem = shapeProblem(page, LIST_PAGE_OF_OBJECTS);
+  if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not a list page: ${problem}`, response.requestId, client.baseUrl);
+  const { data, pagination } = page as Page<unknown>;
   return {
-    count: page.data.length,
-    nextCursor: page.pagination?.next_cursor ?? null,
-    hasMore: Boolean(page.pagination?.has_more),
+    count: data.length,
+    nextCursor: pagination?.next_cursor ?? null,
+    hasMore: Boolean(pagination?.has_more),
     take: (keep) => {
-      const records = page.data.slice(0, keep);
+      const records = data.slice(0, keep);
       return { lines: Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join('')), count: records.length };
     },
   };
 }
 
-function notAList(path: string, requestId: string | null): CliError {
-  return new CliError(`GET ${path} did not answer with a list page (a JSON object with a "data" array of objects)${requestIdSuffix(requestId)}.`);
-}
+/** The envelope of every list (api-spec.md §4.12); its records are checked against their own shape. */
+const LIST_PAGE: Fields = { data: 'array', pagination: 'object?' };
+const LIST_PAGE_OF_OBJECTS: Fields = { data: listOf({}), pagination: 'object?' };
 
 async function* walkPages<P>(
   client: PageSource,

@@ -216,6 +216,12 @@ export const WEBHOOK_ENDPOINT: Shape<{ id: string; url: string; events: string[]
   fields: { id: 'string', url: 'string', events: 'array?', created_at: 'string', secret: 'string?' },
 };
 
+/** The answer to POST /webhook-endpoints: the only time the signing secret is shown, so it must be there. */
+export const CREATED_WEBHOOK_ENDPOINT: Shape<{ id: string; url: string; events: string[] | null; created_at: string; secret: string }> = {
+  name: 'a new webhook endpoint with its signing secret',
+  fields: { ...WEBHOOK_ENDPOINT.fields, secret: 'string' },
+};
+
 export const ADDED_RECIPIENTS: Shape<{ added: string[]; already_present: string[]; not_found: string[]; campaign: Campaign }> = {
   name: 'the outcome of adding recipients',
   fields: { added: 'array', already_present: 'array', not_found: 'array', campaign: nested(CAMPAIGN.fields) },

@@ -109,7 +109,8 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     interrupted: result.interrupted,
     stoppedBy: result.fatal === undefined ? undefined : (result.fatal as Error).message,
   });
-  if (!ctx.opts.quiet || !tally.allSent || result.interrupted) ctx.io.stderr.write(summary);
+  // The reason it stopped can quote the service (a request id): visible escapes, as in every error.
+  if (!ctx.opts.quiet || !tally.allSent || result.interrupted) ctx.io.stderr.write(terminalSafe(summary, { keepLines: true }));
   if (result.fatal !== undefined) throw result.fatal;
   if (result.interrupted) {
     // Shell convention, as for every command: 128 + the signal's number.

@@ -94,6 +94,7 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
           idempotencyKey: key,
           signal: inflight.signal,
           shape: SENT_MESSAGE,
+          mayHaveTakenEffect: "The row's message may have been sent all the same: the same command again sends it with the same Idempotency-Key, so it is not sent twice.",
         });
         return { outcome: 'sent', messageId: response.data.message.id, requestId: response.requestId };
       } catch (err) {

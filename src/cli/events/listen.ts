@@ -16,7 +16,7 @@ import { terminalSafe } from '../output/terminal-text.js';
 import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
-import { WEBHOOK_ENDPOINT } from '../api/shapes.js';
+import { CREATED_WEBHOOK_ENDPOINT } from '../api/shapes.js';
 
 export interface ListenFlags {
   port: number;
@@ -88,9 +88,8 @@ async function register(ctx: Context, receiver: Receiver, events: string[] | und
     { url: receiver.url, ...(events?.length ? { events } : {}) },
     ctx.idempotencyKey(),
     ctx.signal,
-    WEBHOOK_ENDPOINT,
+    CREATED_WEBHOOK_ENDPOINT,
   );
-  if (!endpoint.secret) throw new Error('The service did not return the endpoint\'s signing secret.');
   receiver.setSecret(endpoint.secret);
   ctx.out.info(`Registered webhook endpoint ${endpoint.id} (deleted again when this stops).`);
   return endpoint;

@@ -244,6 +244,7 @@ async function* sentChunks(
         idempotencyKey: key,
         signal: ctx.signal,
         shape: IMPORT,
+        mayHaveTakenEffect: 'These rows may have been imported all the same: the same command again sends them with the same Idempotency-Key, so they are not imported twice.',
       });
       tally.imports += 1;
       if (response.headers['idempotent-replayed'] === 'true') {

@@ -11,7 +11,7 @@
  * each outcome object lives just long enough to be printed.
  */
 import type { ImportRowOutcome, PatientImport } from '../../contract/api.js';
-import { parseBody } from '../api/client.js';
+import { parseBody } from '../api/parse-body.js';
 import { splitArrayMember } from '../api/json-page.js';
 import { shapeProblem } from '../api/answer-shape.js';
 import { ROW_OUTCOME } from '../api/shapes.js';

@@ -11,6 +11,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
+import type { Shape } from '../api/answer-shape.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 
@@ -66,10 +67,11 @@ async function sandboxBaseUrl(ctx: Context): Promise<{ url: string; from: string
 }
 
 /** Runs a control request; a sandbox that does not answer gets a hint instead of a bare network error. */
-export async function controlRequest<T>(ctx: Context, control: SandboxControl, method: string, path: string, body?: unknown): Promise<T> {
+export async function controlRequest<T>(ctx: Context, control: SandboxControl, method: string, path: string, shape: Shape<T>, body?: unknown): Promise<T> {
   const { NetworkError } = await import('../api/errors.js');
   try {
-    const response = await control.client.request<T>(method, path, { ...(body === undefined ? {} : { body }), signal: ctx.signal });
+    // The shape: a base URL at something other than a sandbox answers these paths with anything.
+    const response = await control.client.request(method, path, { ...(body === undefined ? {} : { body }), signal: ctx.signal, shape });
     return response.data;
   } catch (err) {
     if (err instanceof NetworkError) {

@@ -5,7 +5,15 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { controlRequest, sandboxControl } from './control.js';
+import { listOf, nested, type Shape } from '../api/answer-shape.js';
 import { MAX_FAULT_HOLD_MS, type Fault, type ServedFault } from '../../contract/sandbox-faults.js';
+
+/** What `faults list` reads of GET /_sandbox/faults. */
+const FAULT_LISTS: Shape<{ queued: Fault[]; served: ServedFault[] }> = {
+  name: "the sandbox's faults",
+  // A fault's members are all optional (contract/sandbox-faults.ts): each must be an object.
+  fields: { queued: listOf({}), served: listOf({ fault: nested({}), method: 'string', path: 'string', request_id: 'string', at: 'string' }) },
+};
 
 /** One row of `faults list`: a queued fault, or one the sandbox served. */
 export interface FaultRow extends Fault {
@@ -61,7 +69,7 @@ export async function addFaults(ctx: Context, flags: AddFlags): Promise<void> {
   const fault = faultFromFlags(flags);
   const count = flags.count ?? 1;
   const control = await sandboxControl(ctx);
-  const answer = await controlRequest<{ queued: number }>(ctx, control, 'POST', '/_sandbox/faults', { faults: Array.from({ length: count }, () => fault) });
+  const answer = await controlRequest(ctx, control, 'POST', '/_sandbox/faults', { name: 'the number of queued faults', fields: { queued: 'number' } }, { faults: Array.from({ length: count }, () => fault) });
   await ctx.out.resource({ added: count, queued: answer.queued }, [
     { header: 'added', value: (r) => r.added },
     { header: 'queued', value: (r) => r.queued },
@@ -70,7 +78,7 @@ export async function addFaults(ctx: Context, flags: AddFlags): Promise<void> {
 
 export async function listFaults(ctx: Context): Promise<void> {
   const control = await sandboxControl(ctx);
-  const answer = await controlRequest<{ queued: Fault[]; served: ServedFault[] }>(ctx, control, 'GET', '/_sandbox/faults');
+  const answer = await controlRequest<{ queued: Fault[]; served: ServedFault[] }>(ctx, control, 'GET', '/_sandbox/faults', FAULT_LISTS);
   const rows: FaultRow[] = [
     ...answer.queued.map((f): FaultRow => ({ state: 'queued', ...f })),
     ...answer.served.map((s): FaultRow => ({ state: 'served', ...s.fault, request: { method: s.method, path: s.path, request_id: s.request_id, at: s.at } })),
@@ -88,7 +96,7 @@ export async function listFaults(ctx: Context): Promise<void> {
 
 export async function clearFaults(ctx: Context): Promise<void> {
   const control = await sandboxControl(ctx);
-  const answer = await controlRequest<{ cleared: number }>(ctx, control, 'DELETE', '/_sandbox/faults');
+  const answer = await controlRequest(ctx, control, 'DELETE', '/_sandbox/faults', { name: 'the number of faults cleared', fields: { cleared: 'number' } });
   await ctx.out.resource(answer, [{ header: 'cleared', value: (r) => r.cleared }]);
 }
 

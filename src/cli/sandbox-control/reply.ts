@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { controlRequest, sandboxControl, type SandboxControl } from './control.js';
+import type { Shape } from '../api/answer-shape.js';
 
 export interface ReplyInput {
   from: string;
@@ -23,6 +24,11 @@ export interface InboundReceipt {
   created_at: string;
 }
 
+const INBOUND_RECEIPT: Shape<InboundReceipt> = {
+  name: 'the received reply',
+  fields: { id: 'string', from: 'string', to: 'string', body: 'string', created_at: 'string' },
+};
+
 export async function sendReply(ctx: Context, input: ReplyInput): Promise<void> {
   const { normalizePhone } = await import('../util/phone.js');
   const region = await ctx.region(input.region);
@@ -36,7 +42,7 @@ export async function sendReply(ctx: Context, input: ReplyInput): Promise<void> 
   if (!input.body.trim()) throw new UsageError('The reply is empty: give the text the patient sends.');
 
   const control = await sandboxControl(ctx);
-  const receipt = await controlRequest<InboundReceipt>(ctx, control, 'POST', '/_sandbox/inbound', {
+  const receipt = await controlRequest(ctx, control, 'POST', '/_sandbox/inbound', INBOUND_RECEIPT, {
     from,
     to: to ?? (await firstClinicNumber(ctx, control)),
     body: input.body,
@@ -53,7 +59,7 @@ export async function sendReply(ctx: Context, input: ReplyInput): Promise<void> 
 
 /** The running sandbox's first clinic number (Front Desk), from its seeded credentials. */
 async function firstClinicNumber(ctx: Context, control: SandboxControl): Promise<string> {
-  const credentials = await controlRequest<{ phone_numbers?: string[] }>(ctx, control, 'GET', '/_sandbox/credentials');
+  const credentials = await controlRequest<{ phone_numbers?: string[] }>(ctx, control, 'GET', '/_sandbox/credentials', { name: "the sandbox's credentials", fields: { phone_numbers: 'array?' } });
   const first = credentials.phone_numbers?.[0];
   if (!first) throw new UsageError('The sandbox lists no clinic number: pass --to.');
   return first;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Act } from '../kit.js';
 import { endpointColumns, eventTypes } from './common.js';
-import { WEBHOOK_ENDPOINT } from '../../api/shapes.js';
+import { CREATED_WEBHOOK_ENDPOINT } from '../../api/shapes.js';
 
 export interface EndpointsCreateOptions {
   url: string;
@@ -18,7 +18,7 @@ export async function run(ctx: Context, opts: EndpointsCreateOptions): Promise<v
     body,
     ctx.idempotencyKey(opts.idempotencyKey),
     ctx.signal,
-    WEBHOOK_ENDPOINT,
+    CREATED_WEBHOOK_ENDPOINT,
   );
   await ctx.out.resource(endpoint, [...endpointColumns, { header: 'secret', value: (e) => e.secret }]);
   ctx.out.info('The secret is shown only now: store it where your receiver reads it (e.g. MSGCTL_WEBHOOK_SECRET).');
