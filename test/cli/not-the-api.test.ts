@@ -245,6 +245,32 @@ describe('what the review of the shapes found', () => {
     expect(r.stderr).toContain('GET /patients answered HTTP 200 with a list whose record 3 is not a patient: "first_name" is missing');
   });
 
+  it('a cursor handed back again ends the list with an error instead of walking it for ever', async () => {
+    let requests = 0;
+    // No cursor: c1; after c1: c2; after c2: c1 again.
+    answer = (_m, _p, url) => {
+      requests++;
+      return page([patient(1)], new URL(url, 'http://x').searchParams.get('page[after]') === 'c1' ? 'c2' : 'c1');
+    };
+    for (const args of [['patients', 'list', '--all'], ['patients', 'list', '--all', '--json']]) {
+      requests = 0;
+      const r = await msgctl(args, { env: env(), timeout: 10_000 });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('GET /patients answered with a next-page cursor it had already given: msgctl stopped reading, as that list would never end.');
+      expect(requests).toBe(3);
+    }
+  });
+
+  it('the pagination envelope is checked too', async () => {
+    answer = () => jsonAnswer({ data: [patient(1)], pagination: { next_cursor: null, has_more: 'false' } });
+    for (const args of [['patients', 'list'], ['patients', 'list', '--json']]) {
+      const r = await msgctl(args, { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      const said = args.includes('--json') ? JSON.parse(r.stderr).detail : r.stderr;
+      expect(said).toContain('GET /patients answered HTTP 200 with JSON that is not a list page: "pagination.has_more" is a string, not a boolean');
+    }
+  });
+
   it('a new webhook endpoint without its signing secret is an error, not a blank secret', async () => {
     answer = () => jsonAnswer({ id: UUID, url: 'https://example.test/hook', events: null, created_at: '2026-11-01T10:00:00Z' });
     const r = await msgctl(['events', 'endpoints', 'create', '--url', 'https://example.test/hook'], { env: env() });

@@ -17,8 +17,8 @@ import { LIMITS } from '../../contract/api.js';
 import type { Query } from './query.js';
 import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
 import { jsonLinesInPlace, splitListBody } from './json-page.js';
-import { listOf, shapeProblem, type Fields, type Shape } from './answer-shape.js';
-import { notTheApi, wrongShape } from './not-the-api.js';
+import { listOf, optionalNested, shapeProblem, type Fields, type Shape } from './answer-shape.js';
+import { endlessList, notTheApi, wrongShape } from './not-the-api.js';
 import { parseBody } from './parse-body.js';
 
 export interface PaginateOptions {
@@ -94,6 +94,8 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
   const body = response.data;
   const split = splitListBody(body);
   if (!split) return fallbackJsonLines(client, path, response);
+  const problem = shapeProblem(split.rest, { pagination: PAGINATION });
+  if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not a list page: ${problem}`, response.requestId, client.baseUrl);
   const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
   return {
     count: split.records.length,
@@ -129,8 +131,9 @@ function fallbackJsonLines(client: PageSource, path: string, response: { data: B
 }
 
 /** The envelope of every list (api-spec.md §4.12); its records are checked against their own shape. */
-const LIST_PAGE: Fields = { data: 'array', pagination: 'object?' };
-const LIST_PAGE_OF_OBJECTS: Fields = { data: listOf({}), pagination: 'object?' };
+const PAGINATION = optionalNested({ next_cursor: 'string?', has_more: 'boolean' });
+const LIST_PAGE: Fields = { data: 'array', pagination: PAGINATION };
+const LIST_PAGE_OF_OBJECTS: Fields = { data: listOf({}), pagination: PAGINATION };
 
 async function* walkPages<P>(
   client: PageSource,
@@ -152,6 +155,8 @@ async function* walkPages<P>(
   };
 
   let next: Promise<Fetched<P>> | null = remaining > 0 ? request(options.after) : null;
+  // A service that hands back a cursor it gave before would be walked for ever (--all, --follow).
+  const cursors = new Set<string>(options.after ? [options.after] : []);
   try {
     while (next) {
       const page = await next;
@@ -159,7 +164,11 @@ async function* walkPages<P>(
       const keep = Math.min(page.count, remaining);
       remaining -= keep;
       const cursor = page.hasMore ? page.nextCursor : null;
-      if (cursor && remaining > 0) next = request(cursor);
+      if (cursor && remaining > 0) {
+        if (cursors.has(cursor)) throw endlessList(path, client.baseUrl);
+        cursors.add(cursor);
+        next = request(cursor);
+      }
       // Stopped at the limit with records left in this page or a next one: the list was cut (Output says so).
       if (remaining <= 0) cut.more = keep < page.count || page.hasMore;
       if (keep > 0) yield page.take(keep);
