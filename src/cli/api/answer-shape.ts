@@ -52,30 +52,36 @@ export function optionalListOf(each: Fields): ListSpec {
   return { each, optional: true };
 }
 
-/** What is wrong with `value` as an object of these fields, in words; null when nothing is. */
+/**
+ * What is wrong with `value` as an object of these fields, in words; null when nothing is.
+ * It runs for every record of a list and every row of a batch, so an answer that passes
+ * allocates nothing: members are checked without a path, and a path is spelled out (a second,
+ * failing pass) only for the answer that fails.
+ */
 export function shapeProblem(value: unknown, fields: Fields, at = ''): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return at ? `"${at}" is ${describe(value)}, not an object` : `it is ${describe(value)}, not an object`;
   }
   const record = value as Record<string, unknown>;
-  for (const name of Object.keys(fields)) {
+  for (const name in fields) {
     const spec = fields[name]!;
-    const path = at ? `${at}.${name}` : name;
     const member = Object.hasOwn(record, name) ? record[name] : undefined;
     if (typeof spec === 'object') {
-      if (spec.optional && (member === undefined || member === null)) continue;
-      if (member === undefined) return `"${path}" is missing`;
-      const inner = 'each' in spec ? listProblem(member, spec.each, path) : shapeProblem(member, spec.fields, path);
-      if (inner) return inner;
+      if (member === undefined || member === null) {
+        if (spec.optional) continue;
+        if (member === undefined) return `"${pathOf(at, name)}" is missing`;
+      }
+      if ('each' in spec) {
+        if (listProblem(member, spec.each, '') !== null) return listProblem(member, spec.each, pathOf(at, name));
+      } else if (shapeProblem(member, spec.fields, '') !== null) return shapeProblem(member, spec.fields, pathOf(at, name));
       continue;
     }
-    const optional = spec.endsWith('?');
+    const [wanted, optional] = SPECS[spec];
     if (member === undefined || member === null) {
       if (optional) continue;
-      return member === undefined ? `"${path}" is missing` : `"${path}" is null`;
+      return `"${pathOf(at, name)}" is ${member === undefined ? 'missing' : 'null'}`;
     }
-    const wanted = (optional ? spec.slice(0, -1) : spec) as JsonType;
-    if (jsonType(member) !== wanted) return `"${path}" is ${describe(member)}, not ${article(wanted)}`;
+    if (jsonType(member) !== wanted) return `"${pathOf(at, name)}" is ${describe(member)}, not ${article(wanted)}`;
   }
   return null;
 }
@@ -83,11 +89,28 @@ export function shapeProblem(value: unknown, fields: Fields, at = ''): string | 
 function listProblem(value: unknown, each: Fields, at: string): string | null {
   if (!Array.isArray(value)) return `"${at}" is ${describe(value)}, not an array`;
   for (let i = 0; i < value.length; i++) {
-    const problem = shapeProblem(value[i], each, `${at}[${i}]`);
-    if (problem) return problem;
+    if (shapeProblem(value[i], each, '') !== null) return shapeProblem(value[i], each, `${at}[${i}]`);
   }
   return null;
 }
+
+function pathOf(at: string, name: string): string {
+  return at ? `${at}.${name}` : name;
+}
+
+/** Each primitive spec's JSON type and whether null or absent is allowed, looked up rather than parsed per field. */
+const SPECS: Readonly<Record<JsonType | `${JsonType}?`, readonly [JsonType, boolean]>> = {
+  string: ['string', false],
+  number: ['number', false],
+  boolean: ['boolean', false],
+  array: ['array', false],
+  object: ['object', false],
+  'string?': ['string', true],
+  'number?': ['number', true],
+  'boolean?': ['boolean', true],
+  'array?': ['array', true],
+  'object?': ['object', true],
+};
 
 function jsonType(value: unknown): JsonType | 'null' {
   if (value === null) return 'null';
