@@ -41,12 +41,12 @@ export class NotTheApiError extends CliError {
   }
 }
 
-/** The server's request id in a message, shortened as the content type is (a header can run to 16 KB). */
 /** Pages whose next cursor is one the service gave before: the same pages again, for ever. */
 export function endlessList(path: string, baseUrl: URL): NotTheApiError {
   return new NotTheApiError(`GET ${path} answered with a next-page cursor it had already given: msgctl stopped reading, as that list would never end.`, null, [baseUrlHint(baseUrl)]);
 }
 
+/** The server's request id in a message, shortened as the content type is (a header can run to 16 KB). */
 export function requestIdSuffix(requestId: string | null): string {
   return requestId ? ` (request id ${requestId.length > 80 ? `${requestId.slice(0, 80)}…` : requestId})` : '';
 }

@@ -68,15 +68,22 @@ interface Fetched<P> {
 /** What walking pages needs of the ApiClient (whose paginate() calls this module). */
 export interface PageSource {
   readonly baseUrl: URL;
-  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean }): Promise<{ data: T; status: number; requestId: string | null; headers: Record<string, string> }>;
+  request<T>(method: string, path: string, options?: { query?: Query; signal?: AbortSignal; rawBody?: boolean; shape?: Shape<T> }): Promise<RawAnswer<T>>;
+}
+
+/** What PageSource.request answers with (the ApiClient's ApiResponse). */
+interface RawAnswer<T> {
+  data: T;
+  status: number;
+  requestId: string | null;
+  headers: Record<string, string>;
 }
 
 type FetchPage<P> = (client: PageSource, path: string, query: Query, signal: AbortSignal) => Promise<Fetched<P>>;
 
 async function parsedPage<T>(client: PageSource, path: string, query: Query, signal: AbortSignal, shape: Shape<T>, before: number): Promise<Fetched<T[]>> {
-  const { data: page, status, requestId } = await client.request<Page<T>>('GET', path, { query, signal });
-  const notPage = shapeProblem(page, LIST_PAGE);
-  if (notPage) throw wrongShape(`GET ${path}`, status, `JSON that is not a list page: ${notPage}`, requestId, client.baseUrl);
+  // The client checks the envelope, as it checks any answer; the records are checked here, numbered.
+  const { data: page, status, requestId } = await client.request<Page<T>>('GET', path, { query, signal, shape: LIST_PAGE });
   for (let i = 0; i < page.data.length; i++) {
     const problem = shapeProblem(page.data[i], shape.fields);
     if (problem) throw wrongShape(`GET ${path}`, status, `a list whose record ${before + i + 1} is not ${shape.name}: ${problem}`, requestId, client.baseUrl);
@@ -95,7 +102,7 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
   const split = splitListBody(body);
   if (!split) return fallbackJsonLines(client, path, response);
   const problem = shapeProblem(split.rest, { pagination: PAGINATION });
-  if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not a list page: ${problem}`, response.requestId, client.baseUrl);
+  if (problem) throw notAListPage(client, path, response, problem);
   const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
   return {
     count: split.records.length,
@@ -113,11 +120,11 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
  * Records go out as the service sent them (their fields are not checked on this path, which never
  * parses them when it can help it), but each must be a JSON object, as the splitter's are.
  */
-function fallbackJsonLines(client: PageSource, path: string, response: { data: Buffer; status: number; requestId: string | null; headers: Record<string, string> }): Fetched<JsonLinesChunk> {
+function fallbackJsonLines(client: PageSource, path: string, response: RawAnswer<Buffer>): Fetched<JsonLinesChunk> {
   const page = parseBody(response.data, response.headers['content-type']);
   if (typeof page === 'string') throw notTheApi(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl);
   const problem = shapeProblem(page, LIST_PAGE_OF_OBJECTS);
-  if (problem) throw wrongShape(`GET ${path}`, response.status, `JSON that is not a list page: ${problem}`, response.requestId, client.baseUrl);
+  if (problem) throw notAListPage(client, path, response, problem);
   const { data, pagination } = page as Page<unknown>;
   return {
     count: data.length,
@@ -132,8 +139,13 @@ function fallbackJsonLines(client: PageSource, path: string, response: { data: B
 
 /** The envelope of every list (api-spec.md §4.12); its records are checked against their own shape. */
 const PAGINATION = optionalNested({ next_cursor: 'string?', has_more: 'boolean' });
-const LIST_PAGE: Fields = { data: 'array', pagination: PAGINATION };
-const LIST_PAGE_OF_OBJECTS: Fields = { data: listOf({}), pagination: PAGINATION };
+const LIST_PAGE: Shape<Page<unknown>> = { name: 'a list page', fields: { data: 'array', pagination: PAGINATION } };
+const LIST_PAGE_OF_OBJECTS: Fields = { ...LIST_PAGE.fields, data: listOf({}) };
+
+/** A page read raw (the JSON Lines path) whose envelope is wrong: the words the client uses for LIST_PAGE. */
+function notAListPage(client: PageSource, path: string, response: RawAnswer<unknown>, problem: string) {
+  return wrongShape(`GET ${path}`, response.status, `JSON that is not ${LIST_PAGE.name}: ${problem}`, response.requestId, client.baseUrl);
+}
 
 async function* walkPages<P>(
   client: PageSource,

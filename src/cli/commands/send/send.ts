@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import { cell } from '../../output/terminal-text.js';
 import type { SendFlags } from '../../send/flags.js';
 import { describeArguments, choices, dayFirstOption, examples, monthFirstOption, positiveInt, type Act } from '../kit.js';
+import { SENT_MESSAGE } from '../../api/shapes.js';
 
 /** The flags, plus BODY: the text, `-` for stdin, or undefined (stdin when piped). */
 export interface SendOptions extends SendFlags {
@@ -61,7 +62,6 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     return;
   }
   const client = await ctx.client();
-  const { SENT_MESSAGE } = await import('../../api/shapes.js');
   const response = await client.request('POST', '/patient-messages', {
     body: request,
     idempotencyKey: key,
