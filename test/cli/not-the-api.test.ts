@@ -36,6 +36,14 @@ const env = () => isolatedEnv({ MSGCTL_BASE_URL: `http://127.0.0.1:${port}/v1`, 
 const html = { status: 200, type: 'text/html', body: '<html><body>Welcome to nginx!</body></html>' };
 const HINT = `Is the base URL right? It is http://127.0.0.1:PORT/v1; it should be the service's API root, ending in /v1`;
 
+/** `send --csv` of these CSV rows (a header line first) from a fresh home; the env, to read its journal. */
+async function sendCsv(rows: string) {
+  const e = env();
+  const csv = join(e.HOME!, 'rows.csv');
+  writeFileSync(csv, rows);
+  return { e, r: await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e }) };
+}
+
 describe('a 2xx answer that is not JSON', () => {
   it('org: exit 1, what came back and which base URL to check; nothing on stdout', async () => {
     answer = () => html;
@@ -82,10 +90,7 @@ describe('a 2xx answer to POST /patient-messages without the message', () => {
 
   it('send --csv: the batch stops with that reason, and no row is recorded as sent', async () => {
     answer = (_method, path) => (path.endsWith('/organization') ? organization : noMessage);
-    const e = env();
-    const csv = join(e.HOME!, 'rows.csv');
-    writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\nBo,(212) 555-0102\n');
-    const r = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
+    const { e, r } = await sendCsv('first_name,phone\nAna,(212) 555-0101\nBo,(212) 555-0102\n');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('stopped: POST /patient-messages answered HTTP 201 with JSON that is not the message it sent: "message" is missing');
     expect(r.stderr).not.toContain('Cannot read properties');
@@ -282,10 +287,7 @@ describe('what the review of the shapes found', () => {
   it('a batch says a re-run sends the row with the same key; imports say the same of their rows', async () => {
     const organization = jsonAnswer({ id: 'org_1', name: 'Clinic' });
     answer = (_method, path) => (path.endsWith('/organization') ? organization : { ...jsonAnswer({ id: 'msg_1' }), status: 201 });
-    const e = env();
-    const csv = join(e.HOME!, 'rows.csv');
-    writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\n');
-    const batch = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
+    const { e, r: batch } = await sendCsv('first_name,phone\nAna,(212) 555-0101\n');
     expect(batch.exitCode).toBe(1);
     expect(batch.stderr).toContain("The row's message may have been sent all the same: the same command again sends it with the same Idempotency-Key, so it is not sent twice.");
     answer = (_method, path) => (path.endsWith('/organization') ? organization : jsonAnswer({}));
@@ -301,10 +303,7 @@ describe('what the review of the shapes found', () => {
     const organization = jsonAnswer({ id: 'org_1', name: 'Clinic' });
     const id = `req-\u009b31m${'x'.repeat(200)}`;
     answer = (_method, path) => (path.endsWith('/organization') ? organization : { ...jsonAnswer({ id: 'msg_1' }), status: 201, requestId: id });
-    const e = env();
-    const csv = join(e.HOME!, 'rows.csv');
-    writeFileSync(csv, 'first_name,phone\nAna,(212) 555-0101\n');
-    const r = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}'], { env: e });
+    const { r } = await sendCsv('first_name,phone\nAna,(212) 555-0101\n');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain('\u009b');
     expect(r.stderr).toContain(`(request id req-\\x9b31m${'x'.repeat(72)}…)`);
