@@ -4,11 +4,14 @@
  * `conversations get` or `imports get` the ids the service (or, for imports,
  * this machine) knows, through `msgctl __complete KIND`, in real bash, zsh and
  * fish with a fresh HOME. zsh and fish are skipped where not installed (CI
- * installs them).
+ * installs them). What a service answers is hostile: TAB never runs it as a
+ * command nor offers anything but ids.
  */
 import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -75,14 +78,18 @@ describe('msgctl __complete', () => {
 });
 
 /** Runs a shell without blocking this process: the sandbox answering the completions lives in it. */
-async function shell(command: string, args: string[]) {
-  const r = await execa(command, args, { env, extendEnv: false, reject: false, timeout: 30_000 });
+async function shell(command: string, args: string[], shellEnv = env) {
+  const r = await execa(command, args, { env: shellEnv, extendEnv: false, reject: false, timeout: 30_000 });
   return { status: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 async function bashComplete(...words: string[]): Promise<string[]> {
+  return bashCompleteIn(env, ...words);
+}
+
+async function bashCompleteIn(shellEnv: typeof env, ...words: string[]): Promise<string[]> {
   const script = [`source ${scriptFor('bash')}`, 'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))', '_msgctl_completion', 'printf "%s\\n" "${COMPREPLY[@]}"'].join('\n');
-  const r = await shell('bash', ['-c', script, 'bash', ...words]);
+  const r = await shell('bash', ['-c', script, 'bash', ...words], shellEnv);
   expect(r.status, r.stderr).toBe(0);
   return r.stdout.split('\n').filter(Boolean);
 }
@@ -136,5 +143,53 @@ describe('fish', () => {
     expect(await complete('msgctl campaigns get ')).toContain(`${campaignId}\tFlu shots (draft)`);
     expect(await complete('msgctl imports get ')).toEqual([`${importId}\tcreated from this machine`]);
     expect(await complete('msgctl --profile other campaigns get ')).toEqual([]);
+  });
+});
+
+describe('a hostile service (or a file it wrote an id into): TAB offers ids only and runs nothing', () => {
+  const ID = '3f0c2a4e-8b1d-4c2e-9f3a-1b2c3d4e5f60';
+  /** A file each hostile value would create if a shell ran it. */
+  const marker = (name: string) => join(env.HOME!, `ran-${name}`);
+  const hostileIds = (name: string) => [`$(touch ${marker(name)})`, `\`touch ${marker(name)}-backticks\``, `x; touch ${marker(name)}-semicolon`, '~root', '{a,b}', 'a\nb', '\u001b[2J'];
+
+  it('`__complete` leaves out every id that is not an id (a UUID; imp_… for imports), and bash completes only the real one', async () => {
+    const server = createServer((req, res) => {
+      const records = [...hostileIds(req.url!.includes('campaigns') ? 'campaigns' : 'conversations').map((id) => ({ id, name: 'x', status: 'draft', title: 'x' })), null, 5, { id: ID, name: 'Flu \u001b]0;owned\u0007shots', status: 'draft', title: 'Ivy' }];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: records, next_cursor: null }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const hostile: typeof env = { ...env, MSGCTL_BASE_URL: baseUrl, MSGCTL_API_KEY: 'msk_test_hostile' };
+      const offered = await msgctl(['__complete', 'campaigns'], { env: hostile });
+      expect(offered.stdout).toBe(`${ID}\tFlu \\x1b]0;owned\\x07shots (draft)\n`);
+      expect((await msgctl(['__complete', 'conversations'], { env: hostile })).stdout).toBe(`${ID}\tIvy\n`);
+      expect(await bashCompleteIn(hostile, 'msgctl', 'campaigns', 'get', '')).toEqual([ID]);
+      expect(await bashCompleteIn(hostile, 'msgctl', 'conversations', 'get', '')).toEqual([ID]);
+      // Import ids come from this machine's state file, which keeps what services answered.
+      const state = join(hostile.XDG_STATE_HOME!, 'msgctl');
+      mkdirSync(state, { recursive: true });
+      writeFileSync(join(state, 'recent-imports.json'), JSON.stringify({ [baseUrl]: [...hostileIds('imports'), 'imp_3f0c2a4e8b1d4c369a512d0c'] }));
+      expect((await msgctl(['__complete', 'imports'], { env: hostile })).stdout).toBe('imp_3f0c2a4e8b1d4c369a512d0c\tcreated from this machine\n');
+      expect(await bashCompleteIn(hostile, 'msgctl', 'imports', 'get', '')).toEqual(['imp_3f0c2a4e8b1d4c369a512d0c']);
+      for (const kind of ['campaigns', 'conversations', 'imports']) for (const suffix of ['', '-backticks', '-semicolon']) expect(existsSync(marker(kind) + suffix)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the bash script takes what msgctl prints as it is: nothing in it is expanded or run', async () => {
+    // A stand-in `msgctl` first on PATH that offers hostile values, to prove the script's own part.
+    const bin = join(env.HOME!, 'hostile-bin');
+    mkdirSync(bin, { recursive: true });
+    const lines = hostileIds('script').filter((id) => !id.includes('\n')).concat(ID).map((id) => `${id}\tdescription`);
+    writeFileSync(join(bin, 'msgctl'), `#!/bin/sh\ncat <<'EOF'\n${lines.join('\n')}\nEOF\n`);
+    chmodSync(join(bin, 'msgctl'), 0o755);
+    const shellEnv = { ...env, PATH: `${bin}:${env.PATH}` };
+    const offered = await bashCompleteIn(shellEnv, 'msgctl', 'campaigns', 'get', '');
+    // Before: compgen -W ran the command substitution and the backticks, and split the rest.
+    for (const suffix of ['', '-backticks', '-semicolon']) expect(existsSync(marker('script') + suffix), `ran${suffix}`).toBe(false);
+    expect(offered).toEqual(lines.map((line) => line.split('\t')[0]));
+    expect(await bashCompleteIn(shellEnv, 'msgctl', 'campaigns', 'get', '3f')).toEqual([ID]);
   });
 });

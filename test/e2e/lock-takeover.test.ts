@@ -19,16 +19,20 @@ const ROUNDS = 2;
 const dir = mkdtempSync(join(tmpdir(), 'msgctl-takeover-'));
 const driver = join(dir, 'driver.mjs');
 
-// Waits for the `go` file (so all contend at the same moment), takes the lock, notes when it
-// is inside, holds it a little, notes leaving. `config`: the config/credentials/OAuth lock, which
+// Says it is ready, waits for a line on stdin (the test writes one to every contender at once, so
+// all contend at the same moment; waiting on a pipe costs no CPU, where polling a file every
+// millisecond in twelve processes took more of two cores than the contention itself), takes the
+// lock, notes when it is inside, holds it a little, notes leaving. `config`: the config/credentials/OAuth lock, which
 // waits its turn; `journal`: a batch journal's lock, which refuses while held.
 const DRIVER = `
 import { withFileLock } from ${JSON.stringify(resolve('src/cli/config/file-lock.ts'))};
 import { lockJournal } from ${JSON.stringify(resolve('src/cli/batch/lock.ts'))};
-import { appendFileSync, existsSync } from 'node:fs';
-const [kind, target, log, go] = process.argv.slice(2);
+import { appendFileSync } from 'node:fs';
+const [kind, target, log] = process.argv.slice(2);
+const go = new Promise((resolve) => process.stdin.once('data', resolve));
 appendFileSync(log + '.ready', 'ready\\n');
-while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
+await go;
+process.stdin.destroy();
 const inside = async () => {
   appendFileSync(log, 'in\\n');
   await new Promise((r) => setTimeout(r, 30));
@@ -65,13 +69,12 @@ async function contend(kind: 'config' | 'journal', round: number): Promise<strin
   const lock = kind === 'config' ? target : `${target}.lock`;
   writeFileSync(lock, String(await deadPid()), { mode: 0o600 });
   const log = join(dir, `${kind}-${round}.log`);
-  const go = join(dir, `${kind}-${round}.go`);
   writeFileSync(log, '');
-  const runs = Array.from({ length: CONTENDERS }, () => execa(process.execPath, [driver, kind, target, log, go], { reject: false }));
+  const runs = Array.from({ length: CONTENDERS }, () => execa(process.execPath, [driver, kind, target, log], { reject: false, stdin: 'pipe' }));
   // Every contender started and waiting for the signal to go.
   const ready = () => (existsSync(`${log}.ready`) ? readFileSync(`${log}.ready`, 'utf8').split('\n').filter(Boolean).length : 0);
   while (ready() < CONTENDERS) await new Promise((r) => setTimeout(r, 20));
-  writeFileSync(go, '');
+  for (const run of runs) run.stdin!.write('go\n');
   const results = await Promise.all(runs);
   for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
   expect(existsSync(lock)).toBe(false);

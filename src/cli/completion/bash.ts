@@ -52,6 +52,17 @@ _msgctl_dynamic() {
   ${name} \${profile:+--profile "$profile"} __complete "$kind" 2>/dev/null | cut -f1
 }
 
+# Adds to COMPREPLY the lines of stdin that begin with $1, as they are. Not compgen -W, which
+# expands each of its words as the shell would ($(…), \$VAR, ~, {a,b}): these values come from the
+# service, and a value must never run as a command (msgctl offers only ids and plain names, too).
+# Fed by a here-string, which bash's POSIX mode allows (a process substitution it may not).
+_msgctl_add_matching() {
+  local value
+  while IFS= read -r value; do
+    [[ -n $value && $value == "$1"* ]] && COMPREPLY+=("$value")
+  done
+}
+
 _msgctl_completion() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local path=${shQuote(name)} positional=0 expecting=0 word i flag="" profile=""
@@ -86,7 +97,8 @@ _msgctl_completion() {
   fi
   if [[ $prev == -* && " $(_msgctl_value_flags "$path") " == *" $prev "* ]]; then
     # A flag's value: its fixed values, those msgctl knows, or (nothing here) the shell's file names.
-    COMPREPLY=($(compgen -W "$(_msgctl_flag_values "$path|$prev") $(_msgctl_dynamic "$(_msgctl_flag_dynamic "$path|$prev")" "$profile")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_msgctl_flag_values "$path|$prev")" -- "$cur"))
+    _msgctl_add_matching "$cur" <<<"$(_msgctl_dynamic "$(_msgctl_flag_dynamic "$path|$prev")" "$profile")"
     return 0
   fi
   if [[ $cur == -* ]]; then
@@ -94,7 +106,8 @@ _msgctl_completion() {
   elif ((positional == 0)) && [[ -n "$(_msgctl_subcommands "$path")" ]]; then
     COMPREPLY=($(compgen -W "$(_msgctl_subcommands "$path")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(_msgctl_arg_values "$path|$positional") $(_msgctl_dynamic "$(_msgctl_arg_dynamic "$path|$positional")" "$profile")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_msgctl_arg_values "$path|$positional")" -- "$cur"))
+    _msgctl_add_matching "$cur" <<<"$(_msgctl_dynamic "$(_msgctl_arg_dynamic "$path|$positional")" "$profile")"
   fi
   return 0
 }

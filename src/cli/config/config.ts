@@ -141,8 +141,13 @@ export function chooseProfileName(flag: string | undefined, env: Env, config: Co
  * found nowhere, and a path separator has no business in any of them.
  */
 export function checkProfileName(name: string, namedBy: string): void {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !(name in Object.prototype)) return;
+  if (isProfileName(name)) return;
   throw new UsageError(`invalid profile name ${JSON.stringify(name)} (from ${namedBy}).`, [
     'A profile name has letters, digits, ".", "_" and "-" only, starts with a letter or digit, and is at most 64 characters, e.g. "work" or "clinic-2".',
   ]);
+}
+
+/** The rule checkProfileName enforces, as a test. */
+export function isProfileName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !(name in Object.prototype);
 }
