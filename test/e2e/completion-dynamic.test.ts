@@ -178,7 +178,7 @@ describe('a hostile service (or a file it wrote an id into): TAB offers ids only
     }
   });
 
-  it('the bash script takes what msgctl prints as it is: nothing in it is expanded or run', async () => {
+  it('the scripts take what msgctl prints as it is: nothing in it is expanded or run (bash; zsh and fish where installed)', async () => {
     // A stand-in `msgctl` first on PATH that offers hostile values, to prove the script's own part.
     const bin = join(env.HOME!, 'hostile-bin');
     mkdirSync(bin, { recursive: true });
@@ -191,5 +191,15 @@ describe('a hostile service (or a file it wrote an id into): TAB offers ids only
     for (const suffix of ['', '-backticks', '-semicolon']) expect(existsSync(marker('script') + suffix), `ran${suffix}`).toBe(false);
     expect(offered).toEqual(lines.map((line) => line.split('\t')[0]));
     expect(await bashCompleteIn(shellEnv, 'msgctl', 'campaigns', 'get', '3f')).toEqual([ID]);
+    // zsh and fish take them as text too (where installed: CI installs both).
+    if (hasShell('zsh')) {
+      const zsh = await shell('zsh', ['-c', ['autoload -Uz compinit && compinit -u -D', `source ${scriptFor('zsh')}`, '_msgctl_dynamic campaigns ""; print -rl -- $reply'].join('\n')], shellEnv);
+      expect(zsh.stdout.split('\n').filter(Boolean)).toEqual(lines.map((line) => line.replace(/:/g, '\\:').replace('\t', ':')));
+    }
+    if (hasShell('fish')) {
+      const fish = await shell('fish', ['-c', `source ${scriptFor('fish')}; complete -C ${JSON.stringify('msgctl campaigns get ')}`], shellEnv);
+      expect(fish.stdout.split('\n').filter(Boolean).sort()).toEqual([...lines].sort());
+    }
+    for (const suffix of ['', '-backticks', '-semicolon']) expect(existsSync(marker('script') + suffix), `ran${suffix} (zsh, fish)`).toBe(false);
   });
 });
