@@ -74,12 +74,11 @@ describe('compile cache', () => {
     const places = [join(file, 'below')];
     // Node's own recursive mkdir never returns here; the bin must not hang on it.
     if (process.platform === 'linux') places.push('/proc/msgctl-no-such-dir');
+    // (A command that loads the tree: the prebuilt answers never look for the cache, as above.)
     for (const place of places) {
-      for (const args of [['--version'], ['completion', 'bash']]) {
-        const r = await msgctl(args, { env: cacheAt(place).env, timeout: 15_000 });
-        expect(r.exitCode, `${place} ${args.join(' ')}`).toBe(0);
-        expect(r.stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /_msgctl_completion/);
-      }
+      const r = await msgctl(['completion', 'bash'], { env: cacheAt(place).env, timeout: 15_000 });
+      expect(r.exitCode, place).toBe(0);
+      expect(r.stdout).toMatch(/_msgctl_completion/);
     }
   });
 });

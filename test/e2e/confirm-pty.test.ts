@@ -8,7 +8,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { campaignTable } from '../../src/sandbox/domain/campaigns.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { binPath, jsonLines, sandboxEnv } from '../helpers/cli.js';
+// Drafts are set up in this process; the confirmations themselves run the binary on a terminal.
+import { msgctl } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 const hasScript = (() => {

@@ -58,7 +58,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A PID that was running a moment ago and is not any more. */
 async function deadPid(): Promise<number> {
-  const child = execa(process.execPath, ['-e', '0']);
+  const child = execa('true'); // any short process: no Node start-up needed
   const pid = child.pid!;
   await child;
   return pid;

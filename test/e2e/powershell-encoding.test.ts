@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { msgctl, sandboxEnv } from '../helpers/cli.js';
+import { msgctl, sandboxEnv, type CliResult } from '../helpers/cli.js';
+import { msgctl as inThisProcess } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 
@@ -26,9 +27,13 @@ function asPowerShellReads(bytes: Buffer, consoleEncoding: 'cp437' | 'windows-12
 }
 
 let zoe = '';
+/** The binary's `patients get` of Zoë, run once for the two tests that read its bytes. */
+let zoeAsJson: Promise<CliResult> | undefined;
+const readZoe = () => (zoeAsJson ??= msgctl(['patients', 'get', zoe, '--json', 'first_name,last_name'], { env: sandboxEnv(sandbox.current) }));
 
 beforeAll(async () => {
-  const r = await msgctl(['patients', 'create', '--first-name', 'Zoë', '--last-name', 'Ångström', '--phone', '+15555550291', '--json'], { env: sandboxEnv(sandbox.current) });
+  // Set-up only: created in this process.
+  const r = await inThisProcess(['patients', 'create', '--first-name', 'Zoë', '--last-name', 'Ångström', '--phone', '+15555550291', '--json'], { env: sandboxEnv(sandbox.current) });
   expect(r.exitCode, r.stderr).toBe(0);
   zoe = JSON.parse(r.stdout).id;
 });
@@ -39,14 +44,14 @@ describe('PowerShell reading msgctl', () => {
   });
 
   it('with the console code page (both 5.1 and 7 by default), a pipe garbles names: the docs must not rely on it', async () => {
-    const r = await msgctl(['patients', 'get', zoe, '--json', 'first_name,last_name'], { env: sandboxEnv(sandbox.current) });
+    const r = await readZoe();
     const bytes = Buffer.from(r.stdout, 'utf8');
     expect(asPowerShellReads(bytes, 'cp437')).toContain('"Zo├½"');
     expect(asPowerShellReads(bytes, 'windows-1252')).toContain('"ZoÃ«"');
   });
 
   it('[Console]::OutputEncoding = [Text.Encoding]::UTF8 reads the bytes msgctl writes as they are', async () => {
-    const r = await msgctl(['patients', 'get', zoe, '--json', 'first_name,last_name'], { env: sandboxEnv(sandbox.current) });
+    const r = await readZoe();
     const bytes = Buffer.from(r.stdout, 'utf8');
     expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false); // no BOM to trip ConvertFrom-Json
     expect(JSON.parse(asPowerShellReads(bytes, 'utf-8'))).toEqual({ first_name: 'Zoë', last_name: 'Ångström' });

@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { binPath, sandboxEnv, untilIdle } from '../helpers/cli.js';
+// The baseline list runs in this process: what it proves is the bytes, which the spawned runs below are held to.
+import { msgctl } from '../helpers/in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox({ seedMessages: 1500 });
@@ -52,13 +54,16 @@ function listIntoPipe(nonBlocking: boolean): { child: ChildProcessByStdio<null, 
   return { child, stderr: () => stderr };
 }
 
-/** Long enough for msgctl to fill the pipe and wait on it. */
-const untilPipeIsFull = () => new Promise((resolve) => setTimeout(resolve, 1000));
+/**
+ * Until msgctl has filled the pipe and waits on it: started, and sleeping with no CPU spent for
+ * 300 ms (untilIdle), where a fixed delay could end while a loaded machine was still starting it.
+ */
+const untilPipeIsFull = (child: { pid?: number }) => untilIdle(child.pid!);
 
 describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
   it('a slow reader on a non-blocking pipe gets every byte, in order', async () => {
     const { child, stderr } = listIntoPipe(true);
-    await untilPipeIsFull();
+    await untilPipeIsFull(child);
     if (process.platform === 'linux') {
       const flags = Number.parseInt(/flags:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/fdinfo/1`, 'utf8'))![1]!, 8);
       expect(flags & 0o4000, 'stdout should be non-blocking for this test to mean anything').not.toBe(0);
@@ -73,7 +78,7 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
 
   it('a reader that goes away after a full non-blocking pipe handed the rest to the stream: still 0, nothing on stderr', async () => {
     const { child, stderr } = listIntoPipe(true);
-    await untilPipeIsFull();
+    await untilPipeIsFull(child);
     child.stdout.destroy();
     const [code] = await once(child, 'close');
     expect(stderr()).toBe('');
@@ -105,7 +110,7 @@ describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
         env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv,
         stdio: ['ignore', writer, 'ignore'],
       });
-      await untilPipeIsFull();
+      await untilPipeIsFull(child);
       expect(child.exitCode).toBeNull();
       const started = Date.now();
       child.kill('SIGTERM');

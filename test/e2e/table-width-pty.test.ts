@@ -13,6 +13,7 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { binPath, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { msgctl as inThisProcess } from '../helpers/in-process.js';
 
 const haveScript = (() => {
   try {
@@ -27,7 +28,8 @@ const sandbox = useSandbox();
 
 beforeAll(async () => {
   const env = sandboxEnv(sandbox.current);
-  const r = await msgctl(['send', '--to', '+15555550123', 'A long enough message body to need shrinking on a narrow terminal window, surely.'], { env });
+  // Set-up only: the message is sent in this process.
+  const r = await inThisProcess(['send', '--to', '+15555550123', 'A long enough message body to need shrinking on a narrow terminal window, surely.'], { env });
   expect(r.exitCode, r.stderr).toBe(0);
 });
 
