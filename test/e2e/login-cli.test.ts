@@ -11,9 +11,10 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
-// The commands around a login (me, logout, refresh) run in-process; the login itself is the built binary (login-harness).
+// The commands around a login (me, logout, refresh) run in-process; the logins under test are the built
+// binary (login-harness), the set-up logins of the stored-session tests in-process.
 import { jsonLines, msgctl } from '../helpers/in-process.js';
-import { CLIENT_ID, decideViaHttp, loginEnv, startLogin } from '../helpers/login-harness.js';
+import { approvingBrowser, CLIENT_ID, decideViaHttp, loginEnv, startLogin } from '../helpers/login-harness.js';
 import { oauthTables } from '../../src/sandbox/domain/oauth-records.js';
 
 const sandbox = useSandbox();
@@ -43,12 +44,16 @@ async function actAsBrowser(url: string, answer: Parameters<typeof decideViaHttp
   return { status: tab.status, html: await tab.text() };
 }
 
+/**
+ * Set-up for the tests of a stored session: a login in this process, approved by a stand-in
+ * browser (the built binary's own login is the first test's).
+ */
 async function loggedIn() {
   const env = sandboxLoginEnv();
-  const login = startLogin(['--insecure-storage'], env);
-  await actAsBrowser(await login.url);
-  const result = await login.result;
-  expect(result.exitCode, result.stderr).toBe(0);
+  const browser = approvingBrowser();
+  const r = await msgctl(['login', '--insecure-storage'], { env: { ...env, DISPLAY: ':0' }, services: { openBrowser: browser.openBrowser } });
+  await browser.finished();
+  expect(r.exitCode, r.stderr).toBe(0);
   return env;
 }
 
