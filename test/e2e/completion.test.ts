@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
+// The command's usage error and help are its logic, checked in this process; the scripts come from the
+// built binary (they name its version), as the install lines' do.
+import { msgctl as inThisProcess } from '../helpers/in-process.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { shQuote } from '../../src/cli/completion/bash.js';
 import { choicesOf } from '../../src/cli/commands/kit.js';
@@ -187,13 +190,13 @@ describe('zsh and fish scripts', () => {
 
 describe('msgctl completion', () => {
   it('refuses an unknown shell with exit 2', async () => {
-    const r = await msgctl(['completion', 'cmd'], { env: isolatedEnv() });
+    const r = await inThisProcess(['completion', 'cmd'], { env: isolatedEnv() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/Allowed: bash, zsh, fish, powershell/);
   });
 
   it('--help explains how to install the script for each shell', async () => {
-    const r = await msgctl(['completion', '--help'], { env: isolatedEnv() });
+    const r = await inThisProcess(['completion', '--help'], { env: isolatedEnv() });
     expect(r.stdout).toContain('source <(msgctl completion bash)');
     expect(r.stdout).toContain('~/.local/share/bash-completion/completions/msgctl');
     for (const line of Object.values(INSTALL_LINES)) expect(r.stdout).toContain(line);
