@@ -101,6 +101,15 @@ describe('normalizeDate', () => {
     });
   });
 
+  it('refuses text longer than any date before reading it (a cell of spaces cost 30 s a row)', () => {
+    const longest = 'September 30th, 2024 12:34:56.123456 PM +05:30';
+    expect(normalizeDate(longest, { today })).toEqual({ ok: true, date: '2024-09-30' });
+    expect(normalizeDate(`1${' '.repeat(200_000)}x`, { today })).toEqual({ ok: false, reason: 'too long to be a date (200,002 characters; use YYYY-MM-DD)' });
+    expect(normalizeDate(`2024-09-30${' '.repeat(60)}12:00`, { today }).ok).toBe(false);
+    // Spaces around a date are not its length.
+    expect(normalizeDate(`${' '.repeat(100)}2024-09-30${' '.repeat(100)}`, { today })).toEqual({ ok: true, date: '2024-09-30' });
+  });
+
   it('uses the real current date by default', () => {
     const nextYear = new Date().getFullYear() + 1;
     expect(normalizeDate(`${nextYear}-01-01`, { notInFuture: true }).ok).toBe(false);

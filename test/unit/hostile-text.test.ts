@@ -69,11 +69,11 @@ describe('well-formed JSON', () => {
   });
 });
 
-async function guarded(csv: string, chunk = 3): Promise<string> {
+async function guarded(csv: string, chunk = 3, options: { passJson?: boolean } = {}): Promise<string> {
   const parts: Buffer[] = [];
   for (let i = 0; i < csv.length; i += chunk) parts.push(Buffer.from(csv.slice(i, i + chunk)));
   let out = '';
-  for await (const piece of Readable.from(parts).pipe(new FormulaGuard())) out += piece;
+  for await (const piece of Readable.from(parts).pipe(new FormulaGuard(options))) out += piece;
   return out;
 }
 
@@ -83,6 +83,20 @@ describe('FormulaGuard', () => {
       'a,\'=1+1,b\r\n"\'@x","q ""=y""",\'+3\n\'-4,"\'\tz","\'\r=w"\n',
     );
     expect(await guarded('"""=a",,""\n')).toBe('"""=a",,""\n');
+  });
+
+  it('guards the first cell after a byte-order mark, which spreadsheets drop', async () => {
+    expect(await guarded('\uFEFF=1+1,b\n', 1)).toBe("\uFEFF'=1+1,b\n");
+    expect(await guarded('\uFEFF"=1",b\n', 2)).toBe("\uFEFF\"'=1\",b\n");
+  });
+
+  it('passJson (a download whose type says nothing): JSON passes unchanged, anything else is guarded as CSV', async () => {
+    // Guarded as CSV, its `,"=1+1"` and `,-4` would each gain a `'`.
+    const json = ' \n[{"body":"x"},"=1+1",-4,\n{"x":"@y"}]';
+    expect(await guarded(json, 2)).not.toBe(json);
+    expect(await guarded(json, 2, { passJson: true })).toBe(json);
+    expect(await guarded('\uFEFF{"a":"-1"}', 1, { passJson: true })).toBe('\uFEFF{"a":"-1"}');
+    expect(await guarded('name,body\nJamie,=HYPERLINK("x")\n', 4, { passJson: true })).toBe("name,body\nJamie,'=HYPERLINK(\"x\")\n");
   });
 });
 

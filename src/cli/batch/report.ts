@@ -36,13 +36,14 @@ export function formatLine(out: Output, line: RowLine): string | null {
   if (out.mode === 'plain') {
     // row, outcome (one token: sent|skipped|failed|invalid, so `awk '$2=="sent"'` works), id or code,
     // run (now|earlier: an earlier run's outcome, from the journal, nothing sent now), detail (docs/scripting.md).
-    const what = line.message_id ?? line.code ?? '';
+    // The service's id or code through cell() as the detail is: a tab or newline in it would forge fields or rows.
+    const what = cell(line.message_id ?? line.code ?? '');
     return [line.row, line.outcome, what, line.already_done ? 'earlier' : 'now', cell(line.detail)].join('\t') + '\n';
   }
   // On a terminal, invalid rows were listed before sending, and sent rows show on the progress bar.
   if (line.outcome === 'sent' || line.outcome === 'invalid' || line.already_done) return null;
   const retry = line.retryable ? '; a re-run retries it' : '';
-  return `row ${line.row}: ${line.outcome}${line.code ? ` (${line.code})` : ''}${line.detail ? `: ${cell(line.detail)}` : ''}${retry}\n`;
+  return `row ${line.row}: ${line.outcome}${line.code ? ` (${cell(line.code)})` : ''}${line.detail ? `: ${cell(line.detail)}` : ''}${retry}\n`;
 }
 
 /**

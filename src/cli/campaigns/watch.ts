@@ -13,6 +13,7 @@ import { campaignPath } from './input.js';
 
 export { formatDuration } from '../output/progress.js';
 import { formatDuration } from '../output/progress.js';
+import { cell } from '../output/terminal-text.js';
 import { CAMPAIGN } from '../api/shapes.js';
 
 /** Time left if the service keeps its interval: one message per pending recipient. */
@@ -58,9 +59,10 @@ export async function watchCampaign(ctx: Context, id: string, options: { pollMs:
   } catch (err) {
     progress?.stop();
     if (!ctx.signal.aborted) throw err;
+    // The service's status through cell(), as everything from data on its way to the terminal.
     stderr.write(
-      `Stopped watching. Campaign ${id} is still ${campaign?.status ?? 'in the state it was'}: ` +
-        `Ctrl-C does not pause or stop it (msgctl campaigns pause ${id}).\n`,
+      `Stopped watching. Campaign ${cell(id)} is still ${campaign ? cell(campaign.status) : 'in the state it was'}: ` +
+        `Ctrl-C does not pause or stop it (msgctl campaigns pause ${cell(id)}).\n`,
     );
     return ExitCode.Interrupted;
   }

@@ -48,11 +48,15 @@ export async function downloadExport(ctx: Context, id: string, flags: { wait?: b
     const requestId = response.headers['x-request-id'];
     throw ApiError.fromResponse(response.status, body, typeof requestId === 'string' ? requestId : null);
   }
-  const isCsv = String(response.headers['content-type'] ?? '').toLowerCase().startsWith('text/csv');
+  // A download link's host may label a CSV anything (object stores serve application/octet-stream), so
+  // the guard stands unless the file is JSON: by its type, or, when the type says nothing, by its first character.
+  const type = String(response.headers['content-type'] ?? '').toLowerCase();
+  const isJson = /^application\/(?:[\w.-]+\+)?json\b/.test(type);
+  const isCsv = type.startsWith('text/csv');
   // -o FILE: ctx.io.stdout is that file (output/file-output.ts), renamed into place when the command succeeds.
   const toFile = ctx.opts.output !== undefined;
   const transforms: NodeJS.ReadWriteStream[] = [];
-  if (isCsv && !flags.keepFormulas) transforms.push(new (await import('./formula-guard.js')).FormulaGuard());
+  if (!isJson && !flags.keepFormulas) transforms.push(new (await import('./formula-guard.js')).FormulaGuard({ passJson: !isCsv }));
   // Straight to a person's terminal: patients' text shows its control characters as escapes.
   if (!toFile && ctx.io.stdout.isTTY) transforms.push(new (await import('../output/terminal-stream.js')).TerminalSafeStream());
   const [first, ...rest] = [...transforms, writableOf(ctx.io.stdout)];

@@ -16,6 +16,10 @@ import { StringDecoder } from 'node:string_decoder';
 const TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
 
 type State =
+  /** Before the document's first character (a byte-order mark is copied and skipped). */
+  | 'document-start'
+  /** A JSON document (passJson): copied as it is. */
+  | 'json'
   /** At the first character of a field. */
   | 'field-start'
   /** Just after the opening quote of a quoted field: the next character is the first of its text. */
@@ -26,8 +30,17 @@ type State =
   | 'unquoted';
 
 export class FormulaGuard extends Transform {
-  private state: State = 'field-start';
+  private state: State = 'document-start';
   private readonly decoder = new StringDecoder('utf8');
+
+  /**
+   * `passJson`: for a download whose type does not say (application/octet-stream, none): a
+   * document that starts with `{` or `[` (after a byte-order mark and white space) is JSON and
+   * passes unchanged; any other is guarded as CSV.
+   */
+  constructor(private readonly options: { passJson?: boolean } = {}) {
+    super();
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null, data?: string) => void): void {
     done(null, this.guard(this.decoder.write(chunk)));
@@ -39,7 +52,20 @@ export class FormulaGuard extends Transform {
 
   private guard(text: string): string {
     let out = '';
+    if (this.state === 'json') return text;
     for (const ch of text) {
+      if (this.state === 'document-start') {
+        // A byte-order mark is not the cell's first character to a spreadsheet: `\uFEFF=1+1` is a formula.
+        if (ch === '\uFEFF' || (this.options.passJson && /\s/.test(ch))) {
+          out += ch;
+          continue;
+        }
+        if (this.options.passJson && (ch === '{' || ch === '[')) {
+          this.state = 'json';
+          return out + text.slice(out.length);
+        }
+        this.state = 'field-start';
+      }
       switch (this.state) {
         case 'field-start':
           if (ch === '"') this.state = 'quoted-start';

