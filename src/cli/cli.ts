@@ -15,7 +15,7 @@ import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
 import { ReaderGone } from './output/output.js';
-import { jsonOnTerminal } from './output/terminal-text.js';
+import { jsonOnTerminal, terminalSafe } from './output/terminal-text.js';
 import { renderHelp, UNWRAPPED_WIDTH } from './help/render.js';
 import { helpLayout } from './help/layout.js';
 
@@ -77,12 +77,13 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     writeErr: (s: string) => void io.stderr.write(render(io.stderr)(s)),
     getOutHelpWidth: () => UNWRAPPED_WIDTH,
     getErrHelpWidth: () => UNWRAPPED_WIDTH,
-    // Errors as they are (only help is laid out); with --json, a usage error is a problem object on
-    // one stderr line like every other error.
+    // Errors are not laid out as help is; they quote the command line, which may carry outside text
+    // (a script passes what it read), so on a terminal they are escaped like data. With --json, a usage
+    // error is a problem object on one stderr line like every other error.
     outputError: (s: string) => {
-      if (!json) return void io.stderr.write(s);
+      if (!json) return void io.stderr.write(io.stderr.isTTY ? terminalSafe(s, { keepLines: true }) : s);
       const detail = s.replace(/^error:\s*/i, '').trim();
-      io.stderr.write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
+      jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
     },
   };
   for (const cmd of [program, ...allCommands(program)]) {

@@ -102,6 +102,19 @@ describe('what a hostile answer says reaches the terminal as escapes', () => {
   });
 });
 
+describe('a usage error quotes the command line escaped, on a terminal', () => {
+  it('as text and as --json', async () => {
+    const text = await msgctl(['patients', 'list', '--limit', ESCAPES], { env: env(), tty: true });
+    expect(text.exitCode).toBe(2);
+    expect(text.stderr).toMatch(/limit/);
+    expect(text.stderr).not.toMatch(RAW);
+    const json = await msgctl(['--json', 'patients', 'list', '--limit', `${ESCAPES}\u202e`], { env: env(), tty: true });
+    expect(json.exitCode).toBe(2);
+    expect(json.stderr).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(JSON.parse(json.stderr).code).toBe('usage_error');
+  });
+});
+
 describe("a script's tab-separated lines keep their fields and rows", () => {
   it('send --csv: one line per row, five fields, whatever the ids and codes hold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-hostile-'));

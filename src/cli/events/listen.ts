@@ -17,6 +17,7 @@ import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
 import { CREATED_WEBHOOK_ENDPOINT } from '../api/shapes.js';
+import { shellWord } from '../util/shell-word.js';
 
 export interface ListenFlags {
   port: number;
@@ -99,10 +100,10 @@ async function unregister(ctx: Context, endpoint: RegisteredEndpoint): Promise<v
   try {
     const client = await ctx.client();
     // ctx.signal has fired by now; the clean-up gets its own short deadline.
-    await client.delete(`/webhook-endpoints/${endpoint.id}`, AbortSignal.timeout(5000));
+    await client.delete(`/webhook-endpoints/${encodeURIComponent(endpoint.id)}`, AbortSignal.timeout(5000));
     ctx.out.info(`Deleted webhook endpoint ${endpoint.id}.`);
   } catch (err) {
-    ctx.out.warn(`could not delete webhook endpoint ${endpoint.id}: ${(err as Error).message}. Remove it with: msgctl events endpoints delete ${endpoint.id}`);
+    ctx.out.warn(`could not delete webhook endpoint ${endpoint.id}: ${(err as Error).message}. Remove it with: msgctl events endpoints delete ${shellWord(endpoint.id)}`);
   }
 }
 

@@ -13,7 +13,7 @@ const MAX_POLL_MS = 2000;
 
 /** `out`: where progress shows while it runs (the one style of long work, output/progress.ts). */
 export async function waitForExport(client: ApiClient, id: string, signal: AbortSignal, first?: Export, out?: Output): Promise<Export> {
-  let current = first ?? (await client.get(`/exports/${id}`, undefined, signal, EXPORT));
+  let current = first ?? (await client.get(`/exports/${encodeURIComponent(id)}`, undefined, signal, EXPORT));
   if (current.status !== 'running') return current;
   const progress = await out?.progress({ label: 'exporting' });
   try {
@@ -21,7 +21,7 @@ export async function waitForExport(client: ApiClient, id: string, signal: Abort
     while (current.status === 'running') {
       await sleep(pause, signal);
       pause = Math.min(MAX_POLL_MS, pause * 2);
-      current = await client.get(`/exports/${id}`, undefined, signal, EXPORT);
+      current = await client.get(`/exports/${encodeURIComponent(id)}`, undefined, signal, EXPORT);
       progress?.update(0);
     }
   } finally {

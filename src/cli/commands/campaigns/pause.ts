@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign, transition } from './common.js';
+import { shellWord } from '../../util/shell-word.js';
 
 export interface CampaignsPauseOptions {
   id: string;
@@ -13,7 +14,7 @@ export interface CampaignsPauseOptions {
 export async function run(ctx: Context, opts: CampaignsPauseOptions): Promise<void> {
   const campaign = await transition(ctx, opts.id, 'pause', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
-  ctx.out.info(`Campaign ${campaign.id} is paused; resume it with: msgctl campaigns start ${campaign.id}`);
+  ctx.out.info(`Campaign ${campaign.id} is paused; resume it with: msgctl campaigns start ${shellWord(campaign.id)}`);
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

@@ -6,6 +6,7 @@ import { ARGS, describeArguments, choices, examples, type Act, formatOptions } f
 import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 import { EXPORT } from '../../api/shapes.js';
+import { shellWord } from '../../util/shell-word.js';
 
 export interface ExportsCreateOptions {
   conversationId: string;
@@ -28,7 +29,7 @@ export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<voi
     current = await waitForExport(client, current.id, ctx.signal, current, ctx.out);
   }
   await ctx.out.resource(current, exportFields);
-  if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${current.id} --wait`);
+  if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${shellWord(current.id)} --wait`);
 }
 
 export function register(exportsCmd: Command, act: Act, runF: typeof run = run): void {

@@ -1,0 +1,9 @@
+/**
+ * A value as one word of a command a person may copy into a POSIX shell: as it is when it is
+ * a plain token (an id, a name: letters, digits, `_ . : @ + / = -`), otherwise in single quotes.
+ * For hints that name something the service or a file gave (`msgctl exports get ID --wait`):
+ * an id of `$(…)` from a stand-in service would run when pasted.
+ */
+export function shellWord(value: string): string {
+  return /^[\w.:@+/=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
