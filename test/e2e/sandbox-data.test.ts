@@ -49,8 +49,13 @@ describe('msgctl sandbox --data', () => {
         }
       }
     };
-    const writers = [0, 1, 2, 3].map(writer);
-    while (confirmed.length < 40) await new Promise((r) => setTimeout(r, 5));
+    let ended = 0;
+    const writers = [0, 1, 2, 3].map((w) => writer(w).finally(() => ended++));
+    // Until 40 writes are confirmed; should every writer end first (the sandbox died), at once, not at the test's timeout.
+    while (confirmed.length < 40) {
+      expect(ended, `the writers ended after ${confirmed.length} confirmed writes`).toBeLessThan(4);
+      await new Promise((r) => setTimeout(r, 5));
+    }
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
