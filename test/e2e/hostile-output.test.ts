@@ -119,18 +119,37 @@ async function onTerminal(args: string[], env: Record<string, string | undefined
   return { output: String(r.stdout), exitCode: r.exitCode };
 }
 
+/**
+ * The commands run on a real pseudo-terminal: one of each way out (a table, a record view, a
+ * person's messages with a staff login, `msgctl api`). Every command's rendering is checked on a
+ * terminal's streams in this process below; these prove the binary finds the terminal and writes
+ * to it as that rendering says.
+ */
+const onRealTerminal = () => commands().filter(({ args }) => ['patients list', 'patients get', 'me messages', 'api GET'].includes(args.slice(0, 2).join(' ')) && !args.includes('--paginate'));
+
 describe('no control sequence from data reaches a terminal', () => {
   it('tables on a pseudo-terminal, with NO_COLOR: no escape byte at all', async () => {
-    for (const { args, env } of commands()) {
+    expect(onRealTerminal()).toHaveLength(4);
+    for (const { args, env } of onRealTerminal()) {
       const r = await onTerminal(args, envFor(env));
       expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
       expect(r.output, args.join(' ')).not.toMatch(FORBIDDEN);
       expect(r.output, args.join(' ')).not.toMatch(/[\ud800-\udfff]/);
+      // The text is still there, shown as visible escapes.
+      if (args[1] === 'get') {
+        expect(r.output).toContain('\\x1b]0;TITLE');
+        expect(r.output).toContain('\\u202e');
+      }
     }
-    // The text is still there, shown as visible escapes.
-    const get = await onTerminal(['patients', 'get', patientId], envFor('key'));
-    expect(get.output).toContain('\\x1b]0;TITLE');
-    expect(get.output).toContain('\\u202e');
+  });
+
+  it('every command on a terminal\'s streams, with NO_COLOR: no escape byte at all', async () => {
+    for (const { args, env } of commands()) {
+      const r = await inProcess(args, { env: envFor(env), tty: true, columns: 160 });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(FORBIDDEN);
+      expect(r.stdout, args.join(' ')).not.toMatch(/[\ud800-\udfff]/);
+    }
   });
 
   it('tables on a terminal, in colour: the only escapes are the CLI\'s own colours', async () => {
@@ -182,15 +201,22 @@ describe('no control sequence from data reaches a terminal', () => {
   });
 
   it('--json on a terminal: the same characters as \\u escapes, and the same values as piped --json', async () => {
+    const lines = (text: string) => text.replace(/\r\n/g, '\n').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     for (const { args, env } of commands()) {
       const piped = await inProcess([...args, '--json'], { env: envFor(env) });
       expect(piped.exitCode, `${args.join(' ')}: ${piped.stderr}`).toBe(0);
+      // Every command on a terminal's streams in this process…
+      const tty = await inProcess([...args, '--json'], { env: envFor(env), tty: true, columns: 160 });
+      expect(tty.stdout, args.join(' ')).not.toMatch(FORBIDDEN);
+      expect(tty.stdout, args.join(' ')).not.toMatch(/[\ud800-\udfff]/u);
+      expect(lines(tty.stdout), args.join(' ')).toEqual(lines(piped.stdout));
+      // …and one of each way out on a real one.
+      if (!onRealTerminal().some((c) => c.args === args || c.args.join(' ') === args.join(' '))) continue;
       const r = await onTerminal([...args, '--json'], envFor(env));
       expect(r.exitCode, `${args.join(' ')}: ${r.output}`).toBe(0);
       expect(r.output, args.join(' ')).not.toMatch(FORBIDDEN);
       expect(r.output, args.join(' ')).not.toMatch(/[\ud800-\udfff]/u);
-      // script(1) turns LF into CRLF on the way out of the terminal.
-      const lines = (text: string) => text.replace(/\r\n/g, '\n').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      // script(1) turns LF into CRLF on the way out of the terminal (lines() reads both).
       expect(lines(r.output), args.join(' ')).toEqual(lines(piped.stdout));
     }
     // A problem the service sends back (quoting the id) is escaped the same way on a terminal's stderr.
