@@ -54,9 +54,10 @@ beforeAll(async () => {
         if (to.endsWith('0103')) return json(422, { type: 'about:blank', title: 'Unprocessable', status: 422, code: `bad\t\n3\tsent${ESCAPES}`, detail: 'no' });
         return json(201, { message: message(to.endsWith('0102') ? 'm-2\n3\tsent\tFORGED\tnow\t' : `m-1${ESCAPES}`), patient_created: false, conversation_created: false });
       }
-      if (path === `/v1/campaigns/${CONVERSATION}`) {
+      if (path === `/v1/campaigns/${CONVERSATION}` || path === `/v1/campaigns/${CONVERSATION}/pause`) {
+        const paused = path.endsWith('/pause');
         return json(200, {
-          id: CONVERSATION, name: 'Flu', status: `running${ESCAPES}`, channel: 'sms', body: 'b', phone_number: { number: '+15555550100', team: 't' },
+          id: paused ? `abc. Next: msgctl campaigns start $(touch /nonexistent/x)\nCampaign abc` : CONVERSATION, name: 'Flu', status: `running${ESCAPES}`, channel: 'sms', body: 'b', phone_number: { number: '+15555550100', team: 't' },
           sender: { id: CONVERSATION, name: 'Dana', kind: 'staff' }, send_interval_seconds: 1, archived: false, created_at: '2026-11-27T10:00:00Z',
           counts: { recipients: 10, pending: 5, sent: 5, delivered: 0, failed: 0, skipped: 0 },
         });
@@ -115,6 +116,18 @@ describe('a usage error quotes the command line escaped, on a terminal', () => {
   });
 });
 
+describe('a hint naming an id the service gave', () => {
+  it('keeps it on one line and quotes it for the shell (campaigns pause)', async () => {
+    const r = await msgctl(['campaigns', 'pause', CONVERSATION], { env: env(), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const hint = r.stderr.split('\n').filter((line) => line.includes('resume it with'));
+    expect(hint).toHaveLength(1);
+    // The id's newline starts no line of its own (before, "Campaign abc" began one), and it is one quoted word.
+    expect(r.stderr.split('\n').filter((line) => line.startsWith('Campaign '))).toHaveLength(1);
+    expect(hint[0]).toContain("msgctl campaigns start 'abc. Next: msgctl campaigns start $(touch /nonexistent/x) Campaign abc'");
+  });
+});
+
 describe("a script's tab-separated lines keep their fields and rows", () => {
   it('send --csv: one line per row, five fields, whatever the ids and codes hold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-hostile-'));
@@ -145,6 +158,12 @@ describe('exports download is formula-safe whatever type the link is served as',
     const r = await msgctl(['exports', 'download', EXPORT_ID, '-o', join(dir, 'out.csv')], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(guarded);
+  });
+
+  it('a type that names CSV is guarded whatever the first character', async () => {
+    download = { type: 'application/csv', body: `[x],=HYPERLINK("x")\n` };
+    const r = await msgctl(['exports', 'download', EXPORT_ID], { env: env() });
+    expect(r.stdout).toBe(`[x],'=HYPERLINK("x")\n`);
   });
 
   it('JSON, by its type or (when the type says nothing) by its first character, passes as it came', async () => {

@@ -55,10 +55,19 @@ function listIntoPipe(nonBlocking: boolean): { child: ChildProcessByStdio<null, 
 }
 
 /**
- * Until msgctl has filled the pipe and waits on it: started, and sleeping with no CPU spent for
- * 300 ms (untilIdle), where a fixed delay could end while a loaded machine was still starting it.
+ * Until msgctl has filled the pipe and waits on it: it has written at least a pipe's worth (64 KiB,
+ * Linux's /proc/PID/io `wchar`), and sleeps with no CPU spent for 300 ms (untilIdle) — not merely
+ * waiting for the next page from the sandbox, which runs in this process. A fixed delay could end
+ * while a loaded machine was still starting it. Elsewhere untilIdle's fixed wait is all there is.
  */
-const untilPipeIsFull = (child: { pid?: number }) => untilIdle(child.pid!);
+async function untilPipeIsFull(child: { pid?: number }): Promise<void> {
+  const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${child.pid}/io`, 'utf8'))?.[1] ?? 0);
+  for (let tries = 0; ; tries++) {
+    await untilIdle(child.pid!);
+    if (process.platform !== 'linux' || written() >= 65_536) return;
+    if (tries === 20) throw new Error(`msgctl sat idle having written ${written()} bytes: the pipe never filled`);
+  }
+}
 
 describe.skipIf(process.platform === 'win32')('stdout written directly', () => {
   it('a slow reader on a non-blocking pipe gets every byte, in order', async () => {

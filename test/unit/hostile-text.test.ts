@@ -90,6 +90,18 @@ describe('FormulaGuard', () => {
     expect(await guarded('\uFEFF"=1",b\n', 2)).toBe("\uFEFF\"'=1\",b\n");
   });
 
+  it('copies a file in another encoding byte for byte but for the apostrophes (it reads bytes, not UTF-8)', async () => {
+    const latin1 = Buffer.from('name,body\nJ\xe9r\xf4me,=1+1\n\xefx,\xef\xbb=2\n', 'latin1');
+    const out: Buffer[] = [];
+    for await (const piece of Readable.from([latin1.subarray(0, 13), latin1.subarray(13)]).pipe(new FormulaGuard())) out.push(piece);
+    expect(Buffer.concat(out).toString('latin1')).toBe("name,body\nJ\xe9r\xf4me,'=1+1\n\xefx,\xef\xbb=2\n");
+    // A first cell that only begins like a byte-order mark is a cell like any other.
+    const notBom = Buffer.from([0xef, 0x3d, 0x31, 0x0a]);
+    const copied: Buffer[] = [];
+    for await (const piece of Readable.from([notBom]).pipe(new FormulaGuard())) copied.push(piece);
+    expect(Buffer.concat(copied)).toEqual(notBom);
+  });
+
   it('passJson (a download whose type says nothing): JSON passes unchanged, anything else is guarded as CSV', async () => {
     // Guarded as CSV, its `,"=1+1"` and `,-4` would each gain a `'`.
     const json = ' \n[{"body":"x"},"=1+1",-4,\n{"x":"@y"}]';

@@ -18,6 +18,7 @@ import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
 import { CREATED_WEBHOOK_ENDPOINT } from '../api/shapes.js';
 import { shellWord } from '../util/shell-word.js';
+import { cell } from '../output/terminal-text.js';
 
 export interface ListenFlags {
   port: number;
@@ -101,9 +102,9 @@ async function unregister(ctx: Context, endpoint: RegisteredEndpoint): Promise<v
     const client = await ctx.client();
     // ctx.signal has fired by now; the clean-up gets its own short deadline.
     await client.delete(`/webhook-endpoints/${encodeURIComponent(endpoint.id)}`, AbortSignal.timeout(5000));
-    ctx.out.info(`Deleted webhook endpoint ${endpoint.id}.`);
+    ctx.out.info(`Deleted webhook endpoint ${cell(endpoint.id)}.`);
   } catch (err) {
-    ctx.out.warn(`could not delete webhook endpoint ${endpoint.id}: ${(err as Error).message}. Remove it with: msgctl events endpoints delete ${shellWord(endpoint.id)}`);
+    ctx.out.warn(`could not delete webhook endpoint ${cell(endpoint.id)}: ${(err as Error).message}. Remove it with: msgctl events endpoints delete ${shellWord(cell(endpoint.id))}`);
   }
 }
 

@@ -49,10 +49,11 @@ export async function downloadExport(ctx: Context, id: string, flags: { wait?: b
     throw ApiError.fromResponse(response.status, body, typeof requestId === 'string' ? requestId : null);
   }
   // A download link's host may label a CSV anything (object stores serve application/octet-stream), so
-  // the guard stands unless the file is JSON: by its type, or, when the type says nothing, by its first character.
+  // the guard stands unless the file is JSON: by its type, or, when the type names neither JSON nor
+  // CSV, by its first character.
   const type = String(response.headers['content-type'] ?? '').toLowerCase();
   const isJson = /^application\/(?:[\w.-]+\+)?json\b/.test(type);
-  const isCsv = type.startsWith('text/csv');
+  const isCsv = type.includes('csv');
   // -o FILE: ctx.io.stdout is that file (output/file-output.ts), renamed into place when the command succeeds.
   const toFile = ctx.opts.output !== undefined;
   const transforms: NodeJS.ReadWriteStream[] = [];

@@ -7,16 +7,27 @@
  *
  * The CSV is rewritten as it streams (RFC 4180: fields separated by commas,
  * quoted fields may hold commas, quotes doubled, CR and LF), without parsing
- * it into rows, so a large export costs no memory. Everything but the
- * inserted apostrophes is copied byte for byte.
+ * it into rows, so a large export costs no memory. It reads bytes, not text:
+ * every byte it acts on is ASCII, which no byte of a multi-byte UTF-8
+ * character is, so a file in any ASCII-based encoding (UTF-8, Latin-1…) is
+ * copied byte for byte but for the inserted apostrophes.
  */
 import { Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 
-const TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+const APOSTROPHE = Buffer.from("'");
+/** `=`, `+`, `-`, `@`, tab, CR. */
+const TRIGGERS = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, CR]);
+/** The UTF-8 byte-order mark, which spreadsheets drop: `\uFEFF=1+1` is a formula to them. */
+const BOM = [0xef, 0xbb, 0xbf];
+/** JSON's white space, allowed before its first `{` or `[`. */
+const JSON_SPACE = new Set([0x20, 0x09, LF, CR]);
 
 type State =
-  /** Before the document's first character (a byte-order mark is copied and skipped). */
+  /** Before the document's first byte other than a byte-order mark (and, with passJson, white space). */
   | 'document-start'
   /** A JSON document (passJson): copied as it is. */
   | 'json'
@@ -31,72 +42,85 @@ type State =
 
 export class FormulaGuard extends Transform {
   private state: State = 'document-start';
-  private readonly decoder = new StringDecoder('utf8');
+  /** How many bytes of a byte-order mark the document has begun with so far. */
+  private bomSeen = 0;
 
   /**
-   * `passJson`: for a download whose type does not say (application/octet-stream, none): a
-   * document that starts with `{` or `[` (after a byte-order mark and white space) is JSON and
-   * passes unchanged; any other is guarded as CSV.
+   * `passJson`: for a download whose type names neither JSON nor CSV (application/octet-stream,
+   * none): a document that starts with `{` or `[` (after a byte-order mark and white space) is
+   * JSON and passes unchanged; any other is guarded as CSV.
    */
   constructor(private readonly options: { passJson?: boolean } = {}) {
     super();
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null, data?: string) => void): void {
-    done(null, this.guard(this.decoder.write(chunk)));
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    done(null, this.guard(chunk));
   }
 
-  override _flush(done: (err?: Error | null, data?: string) => void): void {
-    done(null, this.guard(this.decoder.end()));
-  }
-
-  private guard(text: string): string {
-    let out = '';
-    if (this.state === 'json') return text;
-    for (const ch of text) {
+  private guard(bytes: Buffer): Buffer {
+    if (this.state === 'json') return bytes;
+    // Pieces of the input with an apostrophe between them where a cell starts with a trigger.
+    const pieces: Buffer[] = [];
+    let from = 0;
+    for (let at = 0; at < bytes.length; at++) {
+      const byte = bytes[at]!;
       if (this.state === 'document-start') {
-        // A byte-order mark is not the cell's first character to a spreadsheet: `\uFEFF=1+1` is a formula.
-        if (ch === '\uFEFF' || (this.options.passJson && /\s/.test(ch))) {
-          out += ch;
+        if (this.bomSeen < BOM.length && byte === BOM[this.bomSeen]) {
+          this.bomSeen++;
           continue;
         }
-        if (this.options.passJson && (ch === '{' || ch === '[')) {
-          this.state = 'json';
-          return out + text.slice(out.length);
+        const partialBom = this.bomSeen > 0 && this.bomSeen < BOM.length;
+        this.bomSeen = BOM.length; // a BOM only at the very start
+        if (partialBom) {
+          this.state = 'unquoted'; // not a BOM: the first cell began with those bytes
+        } else {
+          if (this.options.passJson && JSON_SPACE.has(byte)) continue;
+          if (this.options.passJson && (byte === 0x7b || byte === 0x5b)) {
+            this.state = 'json';
+            break;
+          }
+          this.state = 'field-start';
         }
-        this.state = 'field-start';
       }
       switch (this.state) {
         case 'field-start':
-          if (ch === '"') this.state = 'quoted-start';
-          else if (ch === ',' || ch === '\n' || ch === '\r') this.state = 'field-start';
+          if (byte === QUOTE) this.state = 'quoted-start';
+          else if (byte === COMMA || byte === LF || byte === CR) this.state = 'field-start';
           else {
-            if (TRIGGERS.has(ch)) out += "'";
+            if (TRIGGERS.has(byte)) from = this.apostropheBefore(bytes, at, from, pieces);
             this.state = 'unquoted';
           }
           break;
         case 'quoted-start':
-          if (ch === '"') this.state = 'quoted-quote';
+          if (byte === QUOTE) this.state = 'quoted-quote';
           else {
-            if (TRIGGERS.has(ch)) out += "'";
+            if (TRIGGERS.has(byte)) from = this.apostropheBefore(bytes, at, from, pieces);
             this.state = 'quoted';
           }
           break;
         case 'quoted':
-          if (ch === '"') this.state = 'quoted-quote';
+          if (byte === QUOTE) this.state = 'quoted-quote';
           break;
         case 'quoted-quote':
           // `""` is a quote in the text; anything else ends the field.
-          if (ch === '"') this.state = 'quoted';
-          else if (ch === ',' || ch === '\n' || ch === '\r') this.state = 'field-start';
+          if (byte === QUOTE) this.state = 'quoted';
+          else if (byte === COMMA || byte === LF || byte === CR) this.state = 'field-start';
           else this.state = 'unquoted';
           break;
         case 'unquoted':
-          if (ch === ',' || ch === '\n' || ch === '\r') this.state = 'field-start';
+          if (byte === COMMA || byte === LF || byte === CR) this.state = 'field-start';
           break;
       }
-      out += ch;
     }
-    return out;
+    if (pieces.length === 0) return bytes;
+    pieces.push(bytes.subarray(from));
+    return Buffer.concat(pieces);
+  }
+
+  /** Adds the bytes since `from` and an apostrophe to `pieces`; the next piece starts at `at`. */
+  private apostropheBefore(bytes: Buffer, at: number, from: number, pieces: Buffer[]): number {
+    pieces.push(bytes.subarray(from, at), APOSTROPHE);
+    return at;
   }
 }

@@ -30,6 +30,7 @@ import { inRowOrder } from './results.js';
 import type { Progress } from '../output/progress.js';
 import { IMPORT } from '../api/shapes.js';
 import { shellWord } from '../util/shell-word.js';
+import { cell } from '../output/terminal-text.js';
 
 export interface CreateFlags {
   dryRun?: boolean;
@@ -279,8 +280,8 @@ async function* upload(
 /** The command that follows what was just sent, with the real id, ready to paste. */
 function followHint(ids: readonly string[]): string {
   const first = terminalSafe(ids[0] ?? '<id>');
-  if (ids.length <= 1) return `Follow with: msgctl imports get ${shellWord(first)} --wait`;
-  return `Follow each with: msgctl imports get ${shellWord(first)} --wait (and the same for the other ${ids.length - 1} ids listed)`;
+  if (ids.length <= 1) return `Follow with: msgctl imports get ${shellWord(cell(first))} --wait`;
+  return `Follow each with: msgctl imports get ${shellWord(cell(first))} --wait (and the same for the other ${ids.length - 1} ids listed)`;
 }
 
 /** With --wait: each import followed to its end, then every row of its chunk printed, in row order. */

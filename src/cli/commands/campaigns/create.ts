@@ -7,6 +7,7 @@ import { choices, examples, nonNegativeNumber, type Act, formatOptions } from '.
 import { campaignBody, printCampaign, type EditFlags } from './common.js';
 import { CAMPAIGN } from '../../api/shapes.js';
 import { shellWord } from '../../util/shell-word.js';
+import { cell } from '../../output/terminal-text.js';
 
 export type CampaignsCreateOptions = EditFlags & { name: string };
 
@@ -17,7 +18,7 @@ export async function run(ctx: Context, opts: CampaignsCreateOptions): Promise<v
   const client = await ctx.client();
   const campaign = (await client.request('POST', '/campaigns', { body, idempotencyKey, signal: ctx.signal, shape: CAMPAIGN })).data;
   await printCampaign(ctx, campaign);
-  ctx.out.info(`Created draft campaign ${campaign.id}. Next: msgctl campaigns recipients add ${shellWord(campaign.id)} --csv FILE`);
+  ctx.out.info(`Created draft campaign ${cell(campaign.id)}. Next: msgctl campaigns recipients add ${shellWord(cell(campaign.id))} --csv FILE`);
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

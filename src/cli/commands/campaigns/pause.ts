@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { printCampaign, transition } from './common.js';
 import { shellWord } from '../../util/shell-word.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface CampaignsPauseOptions {
   id: string;
@@ -14,7 +15,7 @@ export interface CampaignsPauseOptions {
 export async function run(ctx: Context, opts: CampaignsPauseOptions): Promise<void> {
   const campaign = await transition(ctx, opts.id, 'pause', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
-  ctx.out.info(`Campaign ${campaign.id} is paused; resume it with: msgctl campaigns start ${shellWord(campaign.id)}`);
+  ctx.out.info(`Campaign ${cell(campaign.id)} is paused; resume it with: msgctl campaigns start ${shellWord(cell(campaign.id))}`);
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 import { shellWord } from '../../util/shell-word.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface CampaignsStartOptions {
   id: string;
@@ -20,7 +21,7 @@ export async function run(ctx: Context, opts: CampaignsStartOptions): Promise<vo
   await confirmDestructive(ctx, { yes: opts.yes, action: `Start campaign ${opts.id}`, question: async () => startQuestion(await fetchCampaign(ctx, opts.id)) });
   const campaign = await transition(ctx, opts.id, 'start', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
-  ctx.out.info(`Campaign ${campaign.id} is running. Follow it with: msgctl campaigns watch ${shellWord(campaign.id)}`);
+  ctx.out.info(`Campaign ${cell(campaign.id)} is running. Follow it with: msgctl campaigns watch ${shellWord(cell(campaign.id))}`);
 }
 
 /** Who gets what, and how: the count is the recipients still pending (all of them for a draft). */

@@ -7,6 +7,7 @@ import { uuidArg } from '../uuid-arg.js';
 import { exportFields } from './common.js';
 import { EXPORT } from '../../api/shapes.js';
 import { shellWord } from '../../util/shell-word.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface ExportsCreateOptions {
   conversationId: string;
@@ -29,7 +30,7 @@ export async function run(ctx: Context, opts: ExportsCreateOptions): Promise<voi
     current = await waitForExport(client, current.id, ctx.signal, current, ctx.out);
   }
   await ctx.out.resource(current, exportFields);
-  if (current.status === 'running') ctx.out.info(`Export ${current.id} started. Follow it: msgctl exports get ${shellWord(current.id)} --wait`);
+  if (current.status === 'running') ctx.out.info(`Export ${cell(current.id)} started. Follow it: msgctl exports get ${shellWord(cell(current.id))} --wait`);
 }
 
 export function register(exportsCmd: Command, act: Act, runF: typeof run = run): void {
