@@ -103,6 +103,17 @@ describe.skipIf(!haveScript)('the pager', () => {
     expect(r.out).not.toMatch(/error|EPIPE/i);
   });
 
+  it('the pager gets no credential from the environment (MSGCTL_API_KEY and the like)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-pager-'));
+    const script = join(dir, 'pager.sh');
+    writeFileSync(script, `#!/bin/sh\nenv > "${join(dir, 'env')}"\ncat > /dev/null\n`, { mode: 0o755 });
+    const r = await onTerminalRaw(100, ['patients', 'list', '--all'], { MSGCTL_PAGER: script, MSGCTL_WEBHOOK_SECRET: 'whsec_test_pager', MSGCTL_CLIENT_SECRET: 'mcs_test_pager' });
+    expect(r.code).toBe(0);
+    const seen = readFileSync(join(dir, 'env'), 'utf8');
+    expect(seen).toMatch(/^LESS=FRX$/m); // it ran, with the environment msgctl gives it
+    expect(seen).not.toMatch(/MSGCTL_API_KEY|MSGCTL_WEBHOOK_SECRET|MSGCTL_CLIENT_SECRET|msk_test|whsec_test|mcs_test/);
+  });
+
   it('PAGER is used when MSGCTL_PAGER is not set; less gets -FRX through LESS', async () => {
     const pager = recordingPager();
     const r = await onTerminalRaw(100, ['patients', 'list'], { PAGER: pager.command });
