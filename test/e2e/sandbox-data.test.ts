@@ -63,6 +63,8 @@ describe('msgctl sandbox --data', () => {
 
     const second = await startSandboxProcess(['--data', data], env);
     try {
+      // The same world: its credentials too.
+      expect(second.info.api_key).toBe(first.info.api_key);
       for (const { id, body } of confirmed) {
         const res = await fetch(`${second.info.base_url}/patient-messages/${id}`, { headers: { authorization: `Bearer ${second.info.api_key}` } });
         expect(res.status).toBe(200);
@@ -70,8 +72,10 @@ describe('msgctl sandbox --data', () => {
       }
     } finally {
       second.child.kill('SIGINT');
-      await second.child;
     }
+    expect((await second.child).exitCode).toBe(0);
+    // A SQLite database (readable with the sqlite3 shell), and nothing left beside it after a clean stop.
+    expect(readFileSync(data).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
     expect(readdirSync(dir)).toEqual(['sandbox.db']);
   });
 
