@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
+// Refusals and precedence are command logic, checked in this process; storing and using a credential
+// (a real 0600 file, a real keychain) runs the binary.
+import { msgctl as inThisProcess } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
 const keychainWanted = process.env.MSGCTL_TEST_KEYCHAIN === '1';
@@ -28,14 +31,14 @@ describe.skipIf(process.platform !== 'linux')('credentials without a keychain', 
   it('refuses to store with the real reason and both ways out, storing nothing', async () => {
     const env = envFor();
     const key = sandbox.current.credentials.api_key;
-    const r = await msgctl(['auth', 'set-key'], { env, input: key });
+    const r = await inThisProcess(['auth', 'set-key'], { env, input: key });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/keychain/i);
     expect(r.stderr).toMatch(/MSGCTL_API_KEY/);
     expect(r.stderr).toMatch(/--insecure-storage/);
     expect(r.stdout + r.stderr).not.toContain(key);
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
-    const org = await msgctl(['org'], { env });
+    const org = await inThisProcess(['org'], { env });
     expect(org.exitCode).toBe(3);
   });
 
@@ -71,22 +74,22 @@ describe.skipIf(process.platform !== 'linux')('credentials without a keychain', 
 
   it('checks the key before storing it: a wrong key exits 3 and stores nothing', async () => {
     const env = envFor();
-    const r = await msgctl(['auth', 'set-key', '--insecure-storage'], { env, input: 'msk_test_not_a_real_key' });
+    const r = await inThisProcess(['auth', 'set-key', '--insecure-storage'], { env, input: 'msk_test_not_a_real_key' });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/invalid_token/);
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
   });
 
   it('never takes a key as an argument value', async () => {
-    const r = await msgctl(['auth', 'set-key', sandbox.current.credentials.api_key], { env: envFor() });
+    const r = await inThisProcess(['auth', 'set-key', sandbox.current.credentials.api_key], { env: envFor() });
     expect(r.exitCode).toBe(2);
   });
 
   it('lets MSGCTL_API_KEY override the stored credential', async () => {
     const env = envFor();
-    await msgctl(['auth', 'set-key', '--insecure-storage'], { env, input: sandbox.current.credentials.other_org_api_key });
-    expect((await msgctl(['org'], { env })).stdout).toContain('Lakeside Dental');
-    const r = await msgctl(['org'], { env: { ...env, MSGCTL_API_KEY: sandbox.current.credentials.api_key } });
+    await inThisProcess(['auth', 'set-key', '--insecure-storage'], { env, input: sandbox.current.credentials.other_org_api_key });
+    expect((await inThisProcess(['org'], { env })).stdout).toContain('Lakeside Dental');
+    const r = await inThisProcess(['org'], { env: { ...env, MSGCTL_API_KEY: sandbox.current.credentials.api_key } });
     expect(r.stdout).toContain('Riverside Family Clinic');
   });
 });
