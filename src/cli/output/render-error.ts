@@ -11,7 +11,7 @@ import { localProblem } from './local-problem.js';
 import { shownUrl } from './shown-url.js';
 import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
-import { stringifyWellFormed, terminalSafe } from './terminal-text.js';
+import { cell, stringifyWellFormed, terminalSafe } from './terminal-text.js';
 import { clearVariablePhrase, signalWords } from './platform-words.js';
 
 export interface ErrorSink {
@@ -37,19 +37,21 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     if (sink.json) {
       write(stringifyWellFormed(err.problem));
     } else {
-      const lines = [`error: ${err.title} (${err.code}, HTTP ${err.status})`];
-      if (err.detail) lines.push(`  ${err.detail}`);
-      for (const fe of err.fieldErrors) lines.push(`  - ${fe.path}: ${fe.message} [${fe.code}]`);
+      // Each value the service sent stays on its line (cell()): a newline in a detail would start a
+      // line of its own, where it could pass for msgctl's "hint:".
+      const lines = [`error: ${cell(err.title)} (${cell(err.code)}, HTTP ${err.status})`];
+      if (err.detail) lines.push(`  ${cell(err.detail)}`);
+      for (const fe of err.fieldErrors) lines.push(`  - ${cell(fe.path)}: ${cell(fe.message)} [${cell(fe.code)}]`);
       for (const [key, value] of Object.entries(err.extensions)) {
         if (isListOfObjects(value)) {
           // e.g. ambiguous_recipient's candidates: one per line, so an id can be copied.
-          lines.push(`  ${key}:`, ...value.map((item) => `    - ${formatItem(item)}`));
-        } else lines.push(`  ${key}: ${formatExtension(value)}`);
+          lines.push(`  ${cell(key)}:`, ...value.map((item) => `    - ${cell(formatItem(item))}`));
+        } else lines.push(`  ${cell(key)}: ${cell(formatExtension(value))}`);
       }
       if (err.status === 429 && err.retryAfterMs !== null) {
         lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
-      lines.push(`  request id: ${err.requestId || '(none)'}`);
+      lines.push(`  request id: ${cell(err.requestId) || '(none)'}`);
       const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl);
       if (hint) lines.push(`  hint: ${hint}`);
       write(lines.join('\n'));
