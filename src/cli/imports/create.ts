@@ -12,7 +12,7 @@
  */
 import type { Context } from '../context.js';
 import { LIMITS, type PatientImport } from '../../contract/api.js';
-import { terminalSafe } from '../output/terminal-text.js';
+import { cell, terminalSafe } from '../output/terminal-text.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -30,7 +30,6 @@ import { inRowOrder } from './results.js';
 import type { Progress } from '../output/progress.js';
 import { IMPORT } from '../api/shapes.js';
 import { shellWord } from '../util/shell-word.js';
-import { cell } from '../output/terminal-text.js';
 
 export interface CreateFlags {
   dryRun?: boolean;
@@ -251,7 +250,7 @@ async function* sentChunks(
       tally.imports += 1;
       if (response.headers['idempotent-replayed'] === 'true') {
         tally.replayed += 1;
-        ctx.out.info(`rows ${chunk.firstRow}–${chunk.lastRow} were already sent by an earlier run as ${response.data.id}; not sending them again`);
+        ctx.out.info(`rows ${chunk.firstRow}–${chunk.lastRow} were already sent by an earlier run as ${cell(response.data.id)}; not sending them again`);
       }
       yield { chunk, created: response.data, mapping };
     }

@@ -10,6 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 import { processedRows, waitForImport } from './follow.js';
 import { errorText, importColumns } from './outcomes.js';
 import { IMPORT } from '../api/shapes.js';
+import { cell } from '../output/terminal-text.js';
 
 const importFields: Column<PatientImport>[] = [
   ...importColumns,
@@ -40,7 +41,7 @@ export async function runImportGet(ctx: Context, id: string, flags: { wait?: boo
   await ctx.out.resource(current, importFields);
   if (ctx.out.mode !== 'json') {
     for (const outcome of current.results ?? []) {
-      if (outcome.outcome === 'failed') ctx.out.info(`row ${outcome.row} failed: ${outcome.errors.map(errorText).join('; ')}`);
+      if (outcome.outcome === 'failed') ctx.out.info(`row ${outcome.row} failed: ${outcome.errors.map((e) => cell(errorText(e))).join('; ')}`);
     }
   }
   if (!flags.wait) return ExitCode.Ok;

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Act } from '../kit.js';
 import { ORGANIZATION } from '../../api/shapes.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface AuthSetKeyOptions {
   name?: string;
@@ -34,7 +35,7 @@ export async function run(ctx: Context, opts: AuthSetKeyOptions): Promise<void> 
   if (opts.insecureStorage) ctx.out.warn(`the key is stored unencrypted in ${where}; anyone with your user account can read it.`);
   ctx.out.info(`Stored API key${opts.name ? ` "${opts.name}"` : ''} for profile "${profileName}" in ${where}.`);
   if (ctx.out.mode === 'json') await ctx.out.json({ profile: profileName, storage, organization });
-  else ctx.out.info(`Organization: ${organization.name} (${organization.id})`);
+  else ctx.out.info(`Organization: ${cell(organization.name)} (${cell(organization.id)})`);
 }
 
 export function register(auth: Command, act: Act, runF: typeof run = run): void {

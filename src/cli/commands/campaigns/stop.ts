@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
 import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface CampaignsStopOptions {
   id: string;
@@ -28,7 +29,7 @@ export async function run(ctx: Context, opts: CampaignsStopOptions): Promise<voi
   });
   const campaign = await transition(ctx, opts.id, 'stop', opts.idempotencyKey);
   await printCampaign(ctx, campaign);
-  ctx.out.info(`Campaign ${campaign.id} is stopped; ${campaign.counts.skipped} recipients were skipped or cancelled.`);
+  ctx.out.info(`Campaign ${cell(campaign.id)} is stopped; ${campaign.counts.skipped} recipients were skipped or cancelled.`);
 }
 
 export function register(campaigns: Command, act: Act, runF: typeof run = run): void {

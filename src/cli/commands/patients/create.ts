@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { dayFirstOption, examples, monthFirstOption, type Act, formatOptions } from '../kit.js';
 import { patientFields, patientInputFromFlags, type PatientFlags } from './common.js';
 import { PATIENT } from '../../api/shapes.js';
+import { cell } from '../../output/terminal-text.js';
 
 export interface PatientsCreateOptions extends PatientFlags {
   idempotencyKey?: string;
@@ -18,7 +19,7 @@ export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<vo
   const client = await ctx.client();
   const response = await client.request('POST', '/patients', { body: input, idempotencyKey: key, signal: ctx.signal, shape: PATIENT });
   const patient = response.data;
-  if (patient.matched_by) ctx.out.info(`Matched existing patient by ${patient.matched_by}; the record was not changed.`);
+  if (patient.matched_by) ctx.out.info(`Matched existing patient by ${cell(patient.matched_by)}; the record was not changed.`);
   await ctx.out.resource(patient, patientFields);
 }
 
