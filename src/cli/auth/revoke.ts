@@ -9,6 +9,7 @@
 import type { Context } from '../context.js';
 import { parseStoredCredential } from './credentials.js';
 import { availableClientSecret } from './oauth-client-secret.js';
+import { cell } from '../output/terminal-text.js';
 
 export async function revokeStoredCredential(ctx: Context, secret: string): Promise<void> {
   const credential = parseStoredCredential(secret);
@@ -34,6 +35,6 @@ export async function revokeStoredCredential(ctx: Context, secret: string): Prom
     ctx.out.info('Revoked the session at the service.');
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    ctx.out.warn(`could not revoke the session at the service (${(err as Error).message}); its tokens stay valid until they expire.`);
+    ctx.out.warn(`could not revoke the session at the service (${cell((err as Error).message)}); its tokens stay valid until they expire.`);
   }
 }

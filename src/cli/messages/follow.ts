@@ -19,6 +19,7 @@ import type { Message } from '../../contract/api.js';
 import { ApiError, NetworkError } from '../api/errors.js';
 import { flattenPages, PAGES } from '../api/pages.js';
 import { MESSAGE } from '../api/shapes.js';
+import { cell } from '../output/terminal-text.js';
 
 export interface FollowOptions {
   limit?: number;
@@ -108,7 +109,7 @@ async function* newMessages(ctx: Context, client: ApiClient, query: Query, mark:
     } catch (err) {
       if (ctx.signal.aborted || !isTransient(err)) throw err;
       failures++;
-      ctx.out.warn(`could not poll for new messages (${(err as Error).message}); retrying in ${Math.round(backoffMs(failures, options.intervalMs) / 1000)}s`);
+      ctx.out.warn(`could not poll for new messages (${cell((err as Error).message)}); retrying in ${Math.round(backoffMs(failures, options.intervalMs) / 1000)}s`);
     }
   }
 }
