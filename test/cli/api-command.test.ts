@@ -189,6 +189,8 @@ describe('msgctl api errors', () => {
   it.each([
     [['api', 'GET', 'https://example.com/v1/organization'], /not a path/],
     [['api', 'GET', '/organization', '-H', 'Authorization: Bearer x'], /cannot set authorization/],
+    [['api', 'GET', '/organization', '-H', 'X-Note: a\r\nX-Forged: b'], /x-note: its value holds a line break/],
+    [['api', 'GET', '/organization', '-H', 'X-Note: a\u2028b'], /x-note: its value holds/],
     [['api', 'POST', '/patients', '--input', '-', '-f', 'a=b'], /not both/],
     [['api', 'GET', '/patients', '--input', '-'], /GET has no body/],
     [['api', 'POST', '/patients', '--paginate'], /only GET/],
