@@ -21,17 +21,18 @@ import { createTransport } from '../api/transport.js';
 import { readText } from '../api/http.js';
 import { waitForExport } from './follow.js';
 import { EXPORT } from '../api/shapes.js';
+import { cell } from '../output/terminal-text.js';
 
 export async function downloadExport(ctx: Context, id: string, flags: { wait?: boolean; keepFormulas?: boolean }): Promise<void> {
   const client = await ctx.client();
   let current = await client.get(`/exports/${id}`, undefined, ctx.signal, EXPORT);
   if (current.status === 'running' && flags.wait) current = await waitForExport(client, id, ctx.signal, current, ctx.out);
   if (current.status !== 'ready' || !current.download_url) {
-    throw new CliError(`Export ${id} is ${current.status}, not ready to download.`, ExitCode.Failure, [
+    throw new CliError(`Export ${id} is ${cell(current.status)}, not ready to download.`, ExitCode.Failure, [
       current.status === 'running' ? `Wait for it: msgctl exports download ${id} --wait` : 'Start a new export: msgctl exports create <conversation-id>',
     ]);
   }
-  const url = downloadUrl(current.download_url);
+  const url = downloadUrl(current.download_url, client.baseUrl);
   const response = await createTransport(ctx.env).request(url, {
     method: 'GET',
     signal: ctx.signal,
@@ -65,10 +66,18 @@ export async function downloadExport(ctx: Context, id: string, flags: { wait?: b
   if (toFile) ctx.out.info(`Saved export ${id} to ${ctx.opts.output}.`);
 }
 
-/** The link is a credential of its own: https, or plain http to loopback only. */
-function downloadUrl(raw: string): URL {
+/**
+ * The link is a credential of its own: https, or plain http to loopback only. And a link to this
+ * machine only from a service on it (the sandbox): a remote service must not make msgctl read a
+ * local one (an admin port, a metadata service) into a file.
+ */
+export function downloadUrl(raw: string, apiBaseUrl: URL): URL {
   const url = new URL(raw);
   const safe = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-  if (!safe) throw new UsageError(`Refusing to fetch the download link over ${url.protocol}// from ${url.host}: it would expose the link.`);
+  if (!safe) throw new UsageError(`Refusing to fetch the download link over ${url.protocol}// from ${cell(url.host)}: it would expose the link.`);
+  const service = apiBaseUrl.hostname;
+  if (isLoopbackHost(url.hostname) && !isLoopbackHost(service)) {
+    throw new CliError(`Refusing the download link to ${cell(url.host)}: it points at this machine, and the service (${cell(service)}) is not on it.`, ExitCode.Failure);
+  }
   return url;
 }
