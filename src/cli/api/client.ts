@@ -20,8 +20,8 @@ import type { Paged } from './pages.js';
 import type { Query } from './query.js';
 import { sleep } from '../util/sleep.js';
 import { resolveApiUrl } from './resolve-path.js';
-import { shapeProblem, type Shape } from './answer-shape.js';
-import { MAY_HAVE_TAKEN_EFFECT, notTheApi, wrongShape } from './not-the-api.js';
+import type { Shape } from './answer-shape.js';
+import { answerError, MAY_HAVE_TAKEN_EFFECT } from './not-the-api.js';
 import { parseBody } from './parse-body.js';
 
 export type { Query, QueryValue } from './query.js';
@@ -212,11 +212,12 @@ export class ApiClient {
 
       if (status >= 200 && status < 300) {
         this.log(base);
-        if (!options.rawBody && !options.anyBody && !isJsonDocument(payload)) {
-          throw notTheApi(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl, writeHints(method, options));
+        // `msgctl api` (anyBody) prints any answer as it came, and raw bodies are checked where they are parsed.
+        const wrong = options.rawBody || options.anyBody ? null : answerError(`${method} ${path.split('?')[0]}`, status, responseHeaders['content-type'], requestId, this.opts.baseUrl, payload, options.shape);
+        if (wrong) {
+          if (method !== 'GET') wrong.hints.unshift(options.mayHaveTakenEffect ?? MAY_HAVE_TAKEN_EFFECT);
+          throw wrong;
         }
-        const problem = options.shape && !options.rawBody ? shapeProblem(payload, options.shape.fields) : null;
-        if (problem) throw wrongShape(`${method} ${path.split('?')[0]}`, status, `JSON that is not ${options.shape!.name}: ${problem}`, requestId, this.opts.baseUrl, writeHints(method, options));
         return { status, headers: responseHeaders, data: payload as T, requestId };
       }
 
@@ -270,15 +271,6 @@ export class ApiClient {
   private log(line: string): void {
     this.opts.log?.(line);
   }
-}
-
-/** What the API answers with content: a JSON object or array (an empty body is null). */
-function isJsonDocument(payload: unknown): boolean {
-  return payload === null || typeof payload === 'object';
-}
-
-function writeHints(method: string, options: RequestOptions): string[] {
-  return method === 'GET' ? [] : [options.mayHaveTakenEffect ?? MAY_HAVE_TAKEN_EFFECT];
 }
 
 const RESOLVED_URLS = 32;

@@ -4,17 +4,30 @@
  * the API's (the usual cause: a web server, a proxy, a captive portal, another JSON service).
  */
 import { CliError } from '../errors.js';
+import { shapeProblem, type Shape } from './answer-shape.js';
+
+/**
+ * The two checks every 2xx answer meets (client.ts), for the client and for the answers read raw
+ * and parsed where they are used (a list page as JSON Lines, a large import): JSON of the API's
+ * kind (an object, an array, or no body), then `shape` when given. Null when the answer passes;
+ * nothing is allocated then (it runs for every row of a batch).
+ */
+export function answerError(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL, payload: unknown, shape?: Shape<unknown>): NotTheApiError | null {
+  if (payload !== null && typeof payload !== 'object') return notTheApi(request, status, contentType, requestId, baseUrl);
+  const problem = shape ? shapeProblem(payload, shape.fields) : null;
+  return problem === null ? null : wrongShape(request, status, `JSON that is not ${shape!.name}: ${problem}`, requestId, baseUrl);
+}
 
 /**
  * A 2xx answer that is not the API's: a web page, a proxy's or a captive portal's, or JSON text
  * that does not parse. Without this, a command printed an empty record and exited 0, or failed
  * with a TypeError of its own (`msgctl org` with the base URL at a web server).
  */
-export function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL, hints: string[] = []): NotTheApiError {
+export function notTheApi(request: string, status: number, contentType: string | undefined, requestId: string | null, baseUrl: URL): NotTheApiError {
   // The server's words, shortened (a header can run to 16 KB); the error renderer escapes them.
   const type = contentType?.split(';')[0]?.trim().slice(0, 80);
   const what = type?.includes('json') ? 'text that is not valid JSON' : `a ${type || 'body without a content type'} document`;
-  return new NotTheApiError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestIdSuffix(requestId)}.`, requestId, [...hints, baseUrlHint(baseUrl)]);
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${what}, not the JSON the Messaging Service API answers with${requestIdSuffix(requestId)}.`, requestId, [baseUrlHint(baseUrl)]);
 }
 
 /**
@@ -22,8 +35,8 @@ export function notTheApi(request: string, status: number, contentType: string |
  * what, and the first field that is wrong, in msgctl's words (the contract's field names, JSON
  * type names), so nothing of the answer itself is repeated.
  */
-export function wrongShape(request: string, status: number, answer: string, requestId: string | null, baseUrl: URL, hints: string[] = []): NotTheApiError {
-  return new NotTheApiError(`${request} answered HTTP ${status} with ${answer}${requestIdSuffix(requestId)}. That is not an answer of the Messaging Service API.`, requestId, [...hints, baseUrlHint(baseUrl)]);
+export function wrongShape(request: string, status: number, answer: string, requestId: string | null, baseUrl: URL): NotTheApiError {
+  return new NotTheApiError(`${request} answered HTTP ${status} with ${answer}${requestIdSuffix(requestId)}. That is not an answer of the Messaging Service API.`, requestId, [baseUrlHint(baseUrl)]);
 }
 
 /** A write whose answer was not the API's may have been made all the same: said first, before anything is run again. */

@@ -17,8 +17,8 @@ import { LIMITS } from '../../contract/api.js';
 import type { Query } from './query.js';
 import { flattenPages, type JsonLinesChunk, type Paged } from './pages.js';
 import { jsonLinesInPlace, splitListBody } from './json-page.js';
-import { listOf, optionalNested, shapeProblem, type Fields, type Shape } from './answer-shape.js';
-import { endlessList, notTheApi, wrongShape } from './not-the-api.js';
+import { listOf, optionalNested, shapeProblem, type Shape } from './answer-shape.js';
+import { answerError, endlessList, wrongShape } from './not-the-api.js';
 import { parseBody } from './parse-body.js';
 
 export interface PaginateOptions {
@@ -101,8 +101,8 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
   const body = response.data;
   const split = splitListBody(body);
   if (!split) return fallbackJsonLines(client, path, response);
-  const problem = shapeProblem(split.rest, { pagination: PAGINATION });
-  if (problem) throw notAListPage(client, path, response, problem);
+  const wrong = answerError(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl, split.rest, LIST_ENVELOPE);
+  if (wrong) throw wrong;
   const pagination = split.rest.pagination as Page<unknown>['pagination'] | undefined;
   return {
     count: split.records.length,
@@ -122,9 +122,8 @@ async function jsonLinesPage(client: PageSource, path: string, query: Query, sig
  */
 function fallbackJsonLines(client: PageSource, path: string, response: RawAnswer<Buffer>): Fetched<JsonLinesChunk> {
   const page = parseBody(response.data, response.headers['content-type']);
-  if (typeof page === 'string') throw notTheApi(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl);
-  const problem = shapeProblem(page, LIST_PAGE_OF_OBJECTS);
-  if (problem) throw notAListPage(client, path, response, problem);
+  const wrong = answerError(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl, page, LIST_PAGE_OF_OBJECTS);
+  if (wrong) throw wrong;
   const { data, pagination } = page as Page<unknown>;
   return {
     count: data.length,
@@ -140,12 +139,9 @@ function fallbackJsonLines(client: PageSource, path: string, response: RawAnswer
 /** The envelope of every list (api-spec.md §4.12); its records are checked against their own shape. */
 const PAGINATION = optionalNested({ next_cursor: 'string?', has_more: 'boolean' });
 const LIST_PAGE: Shape<Page<unknown>> = { name: 'a list page', fields: { data: 'array', pagination: PAGINATION } };
-const LIST_PAGE_OF_OBJECTS: Fields = { ...LIST_PAGE.fields, data: listOf({}) };
-
-/** A page read raw (the JSON Lines path) whose envelope is wrong: the words the client uses for LIST_PAGE. */
-function notAListPage(client: PageSource, path: string, response: RawAnswer<unknown>, problem: string) {
-  return wrongShape(`GET ${path}`, response.status, `JSON that is not ${LIST_PAGE.name}: ${problem}`, response.requestId, client.baseUrl);
-}
+/** Pages read raw (the JSON Lines path): the envelope without its records, which go out unparsed; a page parsed whole, records that are objects. */
+const LIST_ENVELOPE: Shape<unknown> = { name: LIST_PAGE.name, fields: { pagination: PAGINATION } };
+const LIST_PAGE_OF_OBJECTS: Shape<unknown> = { name: LIST_PAGE.name, fields: { ...LIST_PAGE.fields, data: listOf({}) } };
 
 async function* walkPages<P>(
   client: PageSource,

@@ -9,8 +9,7 @@ import type { PatientImport } from '../../contract/api.js';
 import { sleep } from '../util/sleep.js';
 import { importFromBody, type ServiceResults } from './results.js';
 import { IMPORT } from '../api/shapes.js';
-import { shapeProblem } from '../api/answer-shape.js';
-import { notTheApi, wrongShape } from '../api/not-the-api.js';
+import { answerError, wrongShape } from '../api/not-the-api.js';
 
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 2000;
@@ -47,9 +46,8 @@ export async function waitForImportResults(
       // import now, each row outcome as it is parsed.
       const wrong = (problem: string) => wrongShape(`GET ${path}`, response.status, `JSON that is not ${IMPORT.name}: ${problem}`, response.requestId, client.baseUrl);
       const answer = importFromBody(response.data, response.headers['content-type'], wrong);
-      if (typeof answer.current === 'string') throw notTheApi(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl);
-      const problem = shapeProblem(answer.current, IMPORT.fields);
-      if (problem) throw wrong(problem);
+      const wrongImport = answerError(`GET ${path}`, response.status, response.headers['content-type'], response.requestId, client.baseUrl, answer.current, IMPORT);
+      if (wrongImport) throw wrongImport;
       return answer;
     },
     (answer) => answer.current,
