@@ -78,10 +78,10 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     getOutHelpWidth: () => UNWRAPPED_WIDTH,
     getErrHelpWidth: () => UNWRAPPED_WIDTH,
     // Errors are not laid out as help is; they quote the command line, which may carry outside text
-    // (a script passes what it read), so on a terminal they are escaped like data. With --json, a usage
-    // error is a problem object on one stderr line like every other error.
+    // (a script passes what it read), so they are escaped like data, as renderError escapes every other
+    // error. With --json, a usage error is a problem object on one stderr line like every other error.
     outputError: (s: string) => {
-      if (!json) return void io.stderr.write(io.stderr.isTTY ? terminalSafe(s, { keepLines: true }) : s);
+      if (!json) return void io.stderr.write(terminalSafe(s, { keepLines: true }));
       const detail = s.replace(/^error:\s*/i, '').trim();
       jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
     },
