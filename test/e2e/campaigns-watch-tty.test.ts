@@ -14,16 +14,19 @@ import { run } from '../../src/cli/cli.js';
 import { findPrincipal } from '../../src/sandbox/domain/principal.js';
 import { senderFromPrincipal } from '../../src/sandbox/domain/patient-messages.js';
 import { createPatient } from '../../src/sandbox/domain/patients.js';
-import { startCampaign, stopCampaign } from '../../src/sandbox/domain/campaigns.js';
+import { completeIfDone, recipientsOf, setRecipientStatus, startCampaign, stopCampaign } from '../../src/sandbox/domain/campaigns.js';
 import { createCampaign } from '../../src/sandbox/domain/campaigns-edit.js';
 import { addRecipients } from '../../src/sandbox/domain/campaigns-recipients.js';
 
 const sandbox = useSandbox({ timeScale: 0.01 });
 
-function terminal() {
+function terminal(onData?: (text: string) => void) {
   const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
   let text = '';
-  stream.on('data', (chunk) => (text += chunk));
+  stream.on('data', (chunk) => {
+    text += chunk;
+    onData?.(text);
+  });
   return { stream, text: () => text };
 }
 
@@ -37,9 +40,9 @@ function campaignOf(count: number, interval: number) {
   return c;
 }
 
-async function watch(id: string, env: Record<string, string> = { TERM: 'xterm-256color' }) {
+async function watch(id: string, env: Record<string, string> = { TERM: 'xterm-256color' }, onStderr?: (text: string) => void) {
   const stdout = terminal();
-  const stderr = terminal();
+  const stderr = terminal(onStderr);
   const code = await run(['campaigns', 'watch', id, '--poll', '0.05'], {
     io: { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]) },
     env: {
@@ -54,13 +57,29 @@ async function watch(id: string, env: Record<string, string> = { TERM: 'xterm-25
 
 describe('campaigns watch on a terminal', () => {
   it('redraws a progress line on stderr and exits 0 when the campaign completes', async () => {
-    const c = campaignOf(20, 5); // 50 ms real per message: several redraws
-    startCampaign(sandbox.current.sb, c);
-    const r = await watch(c.id);
+    // The campaign moves only when the watcher has drawn what it last saw: one recipient more
+    // per new frame, then completed. Its sender sends the first at once and the next a day
+    // (14 min real) later, so no timer decides how many frames there are, however loaded the machine.
+    const { sb } = sandbox.current;
+    const c = campaignOf(20, 86_400);
+    startCampaign(sb, c);
+    let seen = 0;
+    const advance = (text: string) => {
+      const frames = text.split('\r\x1b[2K').filter((f) => f.startsWith('campaign ['));
+      if (frames.length === seen) return;
+      seen = frames.length;
+      const next = recipientsOf(sb, c.id).find((r) => r.status === 'pending');
+      if (next) setRecipientStatus(sb, next, 'sent');
+      else completeIfDone(sb, c);
+      sb.store.changed();
+    };
+    const r = await watch(c.id, undefined, advance);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const frames = r.stderr.split('\r\x1b[2K').slice(1).filter((f) => f !== '');
     expect(frames.length).toBeGreaterThan(3);
+    // The line follows the campaign: more than three distinct counts on the way (0/20 … 20/20).
+    expect(new Set(frames.flatMap((f) => /(\d+)\/20 recipients/.exec(f)?.[1] ?? [])).size).toBeGreaterThan(3);
     expect(frames[0]).toMatch(/^campaign \[[#-]+\] +\d+%  \d+\/20 recipients/);
     expect(frames.some((f) => /^campaign \[[#-]+\] +\d+%  \d+\/20 recipients( · \S+( \S+)? left)? · sent \d+ · delivered \d+ · failed 0 · skipped 0 · (ETA \S+|completed)/.test(f))).toBe(true);
     for (const frame of frames.slice(0, -1)) expect([...frame].length).toBeLessThan(120);
