@@ -2,10 +2,13 @@
  * The API has no list of imports (only GET /patient-imports/{id}), so for
  * completion msgctl remembers the last ids `imports create` made from this
  * machine, per base URL, in the state folder. Best effort: a file that cannot
- * be read or written means nothing to offer, never an error.
+ * be read or written means nothing to offer, never an error. It is read and
+ * written under the rules of every file msgctl keeps (util/own-files.ts): one
+ * another local user planted or could swap is neither read nor written through.
  */
 import { join } from 'node:path';
 import { stateDir } from '../config/paths.js';
+import { ownPath, readOwnText } from '../util/own-files.js';
 
 type Env = Record<string, string | undefined>;
 const KEPT = 20;
@@ -15,9 +18,10 @@ function file(env: Env): string {
 }
 
 async function readAll(env: Env): Promise<Record<string, string[]>> {
-  const { readFile } = await import('node:fs/promises');
   try {
-    const parsed: unknown = JSON.parse(await readFile(file(env), 'utf8'));
+    const text = readOwnText(file(env), 'the list of recent imports');
+    if (text === null) return {};
+    const parsed: unknown = JSON.parse(text);
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, string[]>) : {};
   } catch {
     return {};
@@ -36,9 +40,9 @@ export async function rememberImports(env: Env, baseUrl: string, ids: readonly s
     const all = await readAll(env);
     const kept = [...[...ids].reverse(), ...(all[baseUrl] ?? []).filter((id) => !ids.includes(id))].slice(0, KEPT);
     all[baseUrl] = kept;
-    const [{ mkdir }, { writeFileAtomic }] = await Promise.all([import('node:fs/promises'), import('../util/replace-file.js')]);
-    await mkdir(stateDir(env), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(file(env), JSON.stringify(all) + '\n', { mode: 0o600 });
+    const { writeFileAtomic } = await import('../util/replace-file.js');
+    // ownPath makes the folder (0700) and checks it: the write goes to the folder as resolved once.
+    await writeFileAtomic(ownPath(file(env), 'the state folder'), JSON.stringify(all) + '\n', { mode: 0o600 });
   } catch {
     // Only completion reads it.
   }
