@@ -24,6 +24,7 @@
 import { createRequire } from 'node:module';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { withoutSecrets } from '../util/secret-env.js';
 import type { Env, SecretStore } from './secret-store-types.js';
 import { DirectReadTimeout, type DirectAnswer } from './keychain-read.js';
 
@@ -241,7 +242,8 @@ export const launchNodeHelper: HelperLauncher = ({ op, service, account, secret,
     failed.catch(() => undefined);
     return { ready: failed, answer: failed, kill: () => undefined };
   }
-  const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  // What it needs of the environment is how to reach the keychain (D-Bus, HOME); never msgctl's own credentials.
+  const childEnv = Object.fromEntries(Object.entries(withoutSecrets(env)).filter((e): e is [string, string] => e[1] !== undefined));
   const killer = new AbortController();
   // Loaded here, not at the top: a read that never needs the helper loads no child_process.
   const { spawn } = process.getBuiltinModule('node:child_process');

@@ -7,6 +7,7 @@
  * reminders from cron").
  */
 import { spawn } from 'node:child_process';
+import { withoutSecrets } from '../util/secret-env.js';
 import { delimiter, dirname, join } from 'node:path';
 import type { Env } from '../context.js';
 import type { CheckResult } from './check.js';
@@ -34,7 +35,7 @@ export function which(name: string, path: string): string | null {
 /** `node --version` of an executable, or null when it does not answer within the time. */
 export function nodeVersion(node: string, timeoutMs = 3_000): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = spawn(node, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
+    const child = spawn(node, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs, env: withoutSecrets(process.env) as NodeJS.ProcessEnv });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', () => resolve(null));

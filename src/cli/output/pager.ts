@@ -16,10 +16,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { OutStream } from './types.js';
+import { withoutSecrets } from '../util/secret-env.js';
 
 const DEFAULT = 'less -FRX';
-/** The environment variables that hold a credential (docs/authentication.md, docs/events.md). */
-const SECRET_VARIABLES = ['MSGCTL_API_KEY', 'MSGCTL_TOKEN', 'MSGCTL_CLIENT_SECRET', 'MSGCTL_WEBHOOK_SECRET'];
 
 /** The pager to start for `stdout`, or null when none is wanted or none is installed. */
 export function pagerFor(stdout: OutStream, env: Record<string, string | undefined>, profilePager: string | undefined): PagerOutput | null {
@@ -32,8 +31,7 @@ export function pagerFor(stdout: OutStream, env: Record<string, string | undefin
   if (!file) return null;
   // less without options of its own gets gh's: quit if one screen, raw colour, no screen clearing.
   // msgctl's secrets stay with msgctl: a pager has no use for them (secrets never leave msgctl but to the API).
-  const pagerEnv: Record<string, string | undefined> = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
-  for (const name of SECRET_VARIABLES) delete pagerEnv[name];
+  const pagerEnv = { ...withoutSecrets(env), LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
   return new PagerOutput(stdout, file, words.slice(1), pagerEnv);
 }
 
