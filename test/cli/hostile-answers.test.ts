@@ -18,6 +18,8 @@ const ESCAPES = '\u001b]0;OWNED\u0007\u001b[2J\u009b31m';
 const RAW = /[\u001b\u0007\u009b]/;
 const EXPORT_ID = '11111111-1111-4111-8111-111111111111';
 const CONVERSATION = '22222222-2222-4222-8222-222222222222';
+/** Called on each request for the campaign (the Ctrl-C test counts the watch's polls). */
+let campaignAsked: (() => unknown) | null = null;
 
 let server: Server;
 let base: string;
@@ -62,6 +64,7 @@ beforeAll(async () => {
       }
       if (path === `/v1/campaigns/${CONVERSATION}` || path === `/v1/campaigns/${CONVERSATION}/pause`) {
         const paused = path.endsWith('/pause');
+        campaignAsked?.();
         return json(200, {
           id: paused ? `abc. Next: msgctl campaigns start $(touch /nonexistent/x)\nCampaign abc` : CONVERSATION, name: 'Flu', status: `running${ESCAPES}`, channel: 'sms', body: 'b', phone_number: { number: '+15555550100', team: 't' },
           sender: { id: CONVERSATION, name: 'Dana', kind: 'staff' }, send_interval_seconds: 1, archived: false, created_at: '2026-11-27T10:00:00Z',
@@ -95,7 +98,13 @@ describe('what a hostile answer says reaches the terminal as escapes', () => {
   });
 
   it('campaigns watch, stopped with Ctrl-C: the campaign\'s status', async () => {
-    const r = await msgctl(['campaigns', 'watch', CONVERSATION], { env: env(), tty: true, timeout: 1500 });
+    // Ctrl-C when the watch polls a second time, so it has read the first answer (the campaign's
+    // status), not after a fixed time a loaded machine may need.
+    const ctrlC = new AbortController();
+    let polls = 0;
+    campaignAsked = () => ++polls === 2 && ctrlC.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
+    const r = await msgctl(['campaigns', 'watch', CONVERSATION, '--poll', '0.05'], { env: env(), tty: true, signal: ctrlC.signal });
+    campaignAsked = null;
     expect(r.stderr).toMatch(/Stopped watching\. Campaign \S+ is still running/);
     expect(r.stderr).not.toMatch(RAW);
   });

@@ -41,7 +41,13 @@ async function messagesOn(platform: NodeJS.Platform): Promise<Record<string, str
   await writeFile(join(loggedOut.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), JSON.stringify({ profiles: { sandbox: { base_url: base } } }));
   said['no sandbox key'] = (await msgctl(['--profile', 'sandbox', 'org'], { env: loggedOut })).stderr;
   // `msgctl sandbox` without --write-profile: the tip on how to use it.
-  said['sandbox tip'] = (await msgctl(['sandbox', '--port', '0'], { env: isolatedEnv(), timeout: 1500 })).stderr;
+  // Stopped once it has said everything it says at start (its last line), not after a fixed time a loaded machine may need.
+  const started = new AbortController();
+  let startText = '';
+  const watchStart = (stream: 'stdout' | 'stderr', text: string) => {
+    if (stream === 'stderr' && (startText += text).includes('Ctrl-C to stop')) started.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' }));
+  };
+  said['sandbox tip'] = (await msgctl(['sandbox', '--port', '0'], { env: isolatedEnv(), signal: started.signal, onWrite: watchStart })).stderr;
   // A key from the environment that the service refuses: how to stop using the variable.
   const refusedEnv = sandboxEnv(sandbox.current, { MSGCTL_API_KEY: 'sk_test_refused' });
   said['auth status, key refused'] = (await msgctl(['auth', 'status'], { env: refusedEnv })).stderr;
