@@ -261,10 +261,33 @@ describe('msgctl events endpoints', () => {
     const mine = listed.find((e) => e.id === endpoint.id);
     expect(mine).toEqual({ id: endpoint.id, url: 'https://hooks.example/in', events: ['export.ready'], created_at: endpoint.created_at });
 
-    const otherUser = await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env: w.oauthEnv(w.mintToken(w.sam)) });
+    const otherUser = await msgctl(['events', 'endpoints', 'delete', endpoint.id, '--yes'], { env: w.oauthEnv(w.mintToken(w.sam)) });
     expect(otherUser.exitCode).toBe(4);
-    expect((await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env })).exitCode).toBe(0);
-    expect((await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env })).exitCode).toBe(4);
+    expect((await msgctl(['events', 'endpoints', 'delete', endpoint.id, '--yes'], { env })).exitCode).toBe(0);
+    expect((await msgctl(['events', 'endpoints', 'delete', endpoint.id, '--yes'], { env })).exitCode).toBe(4);
+  });
+
+  it('delete asks first on a terminal, naming the URL, and without a terminal needs --yes (product.md: destructive commands)', async () => {
+    const created = await msgctl(['events', 'endpoints', 'create', '--url', 'https://hooks.example/ask', '--json'], { env });
+    const endpoint = jsonLines(created.stdout)[0];
+    const stillThere = () => webhookEndpoints(w.sb).get(endpoint.id) !== undefined;
+
+    const unattended = await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env });
+    expect(unattended.exitCode).toBe(2);
+    expect(unattended.stderr).toContain(`Delete webhook endpoint ${endpoint.id}: refusing without a terminal to ask on. Pass --yes to confirm.`);
+    expect(stillThere()).toBe(true);
+
+    const asked: string[] = [];
+    const declining = { confirm: async (question: string) => (asked.push(question), false), password: async () => '' };
+    const declined = await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env, tty: true, services: { prompter: declining } });
+    expect(declined.exitCode).toBe(2);
+    expect(asked).toEqual([`Delete webhook endpoint https://hooks.example/ask (${endpoint.id})? Deliveries to it stop, and its signing secret cannot be shown again.`]);
+    expect(stillThere()).toBe(true);
+
+    const deleted = await msgctl(['events', 'endpoints', 'delete', endpoint.id, '--yes', '--json'], { env });
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    expect(jsonLines(deleted.stdout)).toEqual([{ id: endpoint.id, deleted: true }]);
+    expect(stillThere()).toBe(false);
   });
 
   it('validates the URL and event types (exit 6) and refuses an API key (exit 3)', async () => {
@@ -299,6 +322,6 @@ describe('msgctl events endpoints', () => {
     ]);
     expect(events[0].payload.user_id).toBe(w.dana.id);
     expect(requests.every((r) => referenceAccepts(endpoint.secret, r.headers, r.body))).toBe(true);
-    await msgctl(['events', 'endpoints', 'delete', endpoint.id], { env });
+    await msgctl(['events', 'endpoints', 'delete', endpoint.id, '--yes'], { env });
   });
 });
