@@ -118,6 +118,10 @@ export class CommandContext implements Context {
     this.credentialPromise ??= (async () => {
       // Loaded side by side, not one after the other: each import is a round of the module loader.
       const [{ resolveCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
+      // A profile named by --profile or MSGCTL_PROFILE that does not exist is a typo even when the
+      // environment holds the credential: its settings (region, time zone, default number) would
+      // silently not apply, and a cron job's mistake would show only in what it sent.
+      await this.refuseUnknownProfile();
       return resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
     })();
     return this.credentialPromise;

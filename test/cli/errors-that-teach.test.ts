@@ -58,6 +58,17 @@ describe('errors that teach', () => {
     expect(r.stderr).not.toMatch(/No credential/);
     const fromEnv = await msgctl(['org'], { env: { ...env, MSGCTL_PROFILE: 'typo' } });
     expect(fromEnv.stderr).toMatch(/no such profile "typo" \(from MSGCTL_PROFILE\)/);
+    // The same when the environment holds the key and the URL: the profile's settings would not apply.
+    const keyFromEnv = sandboxEnv(sandbox.current, { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME });
+    const typoWithKey = await msgctl(['--profile', 'nosuch', 'org'], { env: keyFromEnv });
+    expect(typoWithKey.exitCode).toBe(2);
+    expect(typoWithKey.stderr).toMatch(/^error: no such profile "nosuch" \(from --profile\)\./);
+    expect((await msgctl(['org'], { env: { ...keyFromEnv, MSGCTL_PROFILE: 'typo' } })).stderr).toMatch(/no such profile "typo" \(from MSGCTL_PROFILE\)/);
+    expect((await msgctl(['--profile', 'clinic', 'org'], { env: keyFromEnv })).exitCode).toBe(0);
+    // `profiles use NAME` names no flag it was not given.
+    const use = await msgctl(['profiles', 'use', 'nosuch'], { env });
+    expect(use.exitCode).toBe(2);
+    expect(use.stderr).toMatch(/^error: no such profile "nosuch"\.\n/);
     // An existing profile without a credential is still "no credential" (exit 3).
     const existing = await msgctl(['--profile', 'clinic', 'org'], { env });
     expect(existing.exitCode).toBe(3);

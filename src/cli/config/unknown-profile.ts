@@ -2,10 +2,10 @@
 import { UsageError } from '../errors.js';
 import type { ConfigStore } from './config.js';
 
-export function describeUnknownProfile(name: string, config: ConfigStore, namedBy: '--profile' | 'MSGCTL_PROFILE' | 'default_profile'): UsageError {
+export function describeUnknownProfile(name: string, config: ConfigStore, namedBy: '--profile' | 'MSGCTL_PROFILE' | 'default_profile' | 'argument'): UsageError {
   const names = config.profileNames();
-  const from = namedBy === 'default_profile' ? `the default profile in ${config.path}` : namedBy;
-  return new UsageError(`no such profile "${name}" (from ${from}).`, [
+  const from = namedBy === 'argument' ? '' : ` (from ${namedBy === 'default_profile' ? `the default profile in ${config.path}` : namedBy})`;
+  return new UsageError(`no such profile "${name}"${from}.`, [
     names.length > 0
       ? `Profiles in ${config.path}: ${names.map((n) => `"${n}"`).join(', ')}.`
       : `There are no profiles yet (${config.path}).`,

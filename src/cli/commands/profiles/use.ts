@@ -11,7 +11,7 @@ export async function run(ctx: Context, opts: ProfilesUseOptions): Promise<void>
   const config = await ctx.config();
   if (!config.profile(opts.name)) {
     const { describeUnknownProfile } = await import('../../config/unknown-profile.js');
-    throw describeUnknownProfile(opts.name, config, '--profile');
+    throw describeUnknownProfile(opts.name, config, 'argument');
   }
   await config.setDefaultProfile(opts.name);
   if (ctx.out.mode === 'json') await ctx.out.json({ default_profile: opts.name });
