@@ -31,6 +31,20 @@ describe('on a terminal', () => {
     expect(frames[0]).toMatch(/^importing (\[-+\])?\s+0%\s+0\/123,456 ro(ws|…)$/); // no time left before there is a rate
   });
 
+  it('reckons the time left from what it saw done, not from what was done before it started watching', async () => {
+    let now = 1_000_000;
+    const stderr = stream(true, 160);
+    const p = await createProgress({ io: { stdout: stream(true, 160), stderr }, env: { TERM: 'xterm' }, now: () => now }, { enabled: true, label: 'campaign', total: 61, unit: 'recipients' });
+    p.update(37); // a campaign 37 recipients in when the watch starts
+    await new Promise((r) => setTimeout(r, 140));
+    now += 10_000;
+    p.update(47); // 10 more in 10 s: 14 left at one a second
+    await new Promise((r) => setTimeout(r, 140));
+    p.stop();
+    const frames = stderr.text.split('\r\x1b[2K').filter((f) => f !== '');
+    expect(frames.at(-1)).toMatch(/47\/61 recipients · 14s left/);
+  });
+
   it.each([{ TERM: 'dumb' }, { NO_COLOR: '1' }, { CLICOLOR: '0' }])('%o: no cursor control, plain lines instead', async (env) => {
     const stderr = stream(true, 80);
     let now = 0;

@@ -88,7 +88,9 @@ class ProgressState {
   }
 
   set(done: number, note?: string): void {
-    if (this.firstCounted === null && done > 0) this.firstCounted = { at: this.now(), done: 0 };
+    // The rate counts what was done after the first count seen: work watched from part-way (a
+    // running campaign) would otherwise count all that was done before as done at once.
+    if (this.firstCounted === null && done > 0) this.firstCounted = { at: this.now(), done };
     this.done = done;
     if (note !== undefined) this.note = terminalSafe(note);
     if (this.total !== undefined && done > this.total) this.total = done;
