@@ -173,6 +173,13 @@ describe('msgctl me (CLI)', () => {
     expect(jsonLines(json.stdout)[0].organization.name).toBe('Riverside Family Clinic');
   });
 
+  it('on a terminal, the expiry is in the one zone every view uses, labelled (not the raw UTC text)', async () => {
+    const r = await msgctl(['me'], { env: cliEnv({ MSGCTL_TIME_ZONE: 'Asia/Kolkata' }), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^expires at: +\d{4}-\d\d-\d\d \d\d:\d\d GMT\+5:30$/m);
+    expect(r.stdout).not.toMatch(/\d\d:\d\d:\d\d\.\d{3}Z/);
+  });
+
   it('exits 3 with oauth_required and a login hint for an API key', async () => {
     const r = await msgctl(['me'], { env: sandboxEnv(sandbox.current) });
     expect(r.exitCode).toBe(3);

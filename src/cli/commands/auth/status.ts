@@ -122,7 +122,8 @@ function describeSource(source: string | null, profile: ProfileConfig | undefine
 }
 
 function fieldsOf(info: Record<string, unknown>) {
-  return Object.keys(info).map((k) => ({ header: k, value: (o: Record<string, unknown>) => o[k] }));
+  // A time in the one zone every view uses, labelled, with how far off it is (not the raw UTC text).
+  return Object.keys(info).map((k) => ({ header: k, value: (o: Record<string, unknown>) => o[k], time: k === 'expires_at' }));
 }
 
 export function register(auth: Command, act: Act, runF: typeof run = run): void {

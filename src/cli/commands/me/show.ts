@@ -17,7 +17,7 @@ export async function run(ctx: Context, _opts: MeShowOptions = {}): Promise<void
     { header: 'organization_id', value: (p) => p.organization.id },
     { header: 'app', value: (p) => `${p.app.name} (${p.app.client_id})` },
     { header: 'scopes', value: (p) => p.scopes.join(' ') },
-    { header: 'expires_at', value: (p) => p.expires_at },
+    { header: 'expires_at', value: (p) => p.expires_at, time: true },
   ]);
 }
 
