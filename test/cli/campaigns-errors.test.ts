@@ -269,6 +269,9 @@ describe('campaigns recipients add/remove', () => {
     const again = await run(['campaigns', 'recipients', 'add', c.id, '--patient', ada.id, '--json']);
     expect(again.exitCode).toBe(0);
     expect(jsonLines(again.stdout)[0]).toMatchObject({ added: 0, already_present: 1, campaign: { counts: { recipients: 2 } } });
+    // For a person: counts in words that agree with them.
+    const onTerminal = await msgctl(['campaigns', 'recipients', 'add', c.id, '--patient', ada.id, '--patient', seededPatients().olive.id], { env: sandboxEnv(sandbox.current), tty: true });
+    expect(onTerminal.stderr).toContain('Added 1 recipient (1 was already on the campaign).');
   });
 
   it('refuses a --patient that is not a UUID before sending anything (exit 2)', async () => {
@@ -309,6 +312,9 @@ describe('campaigns recipients add/remove', () => {
     const summary = jsonLines(r.stdout)[0];
     expect(summary).toMatchObject({ added: 4, already_present: 0 });
     expect(summary.unresolved.map((u: { row: number }) => u.row)).toEqual([5, 6, 8]);
+    // On a terminal the rows are called CSV rows (a bare "unresolved: 5 6 8" read like counts).
+    const again = await msgctl(['campaigns', 'recipients', 'add', c.id, '--csv', file], { env: sandboxEnv(sandbox.current), tty: true });
+    expect(again.stdout).toMatch(/^unresolved CSV rows: +5 6 8$/m);
     const list = await run(['campaigns', 'recipients', 'list', c.id, '--json']);
     expect(jsonLines(list.stdout).map((x) => x.patient.id)).toEqual([grace.id, ada.id, zoe.id, emma.id]);
   });

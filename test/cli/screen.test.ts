@@ -40,6 +40,8 @@ describe('a list cut at --limit says so, on a terminal only', () => {
     const narrow = await msgctl(['patients', 'list', '--limit', '2'], { env: env(), tty: true, columns: 80 });
     expect(narrow.stderr).toContain('Showing the first 2 patients; there are more.\nSee more with --limit N, or all with --all.\n');
     for (const line of narrow.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    const one = await msgctl(['patients', 'list', '--limit', '1'], { env: env(), tty: true, columns: 120 });
+    expect(one.stderr).toContain('Showing the first of the patients; there are more.');
     const all = await msgctl(['patients', 'list', '--limit', '100'], { env: env(), tty: true, columns: 120 });
     expect(all.stderr).not.toContain('Showing');
     const piped = await msgctl(['patients', 'list', '--limit', '2'], { env: env() });

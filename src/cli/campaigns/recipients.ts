@@ -43,7 +43,8 @@ const addFields: Column<AddSummary>[] = [
   { header: 'added', value: (s) => s.added },
   { header: 'already_present', value: (s) => s.already_present },
   { header: 'not_found', value: (s) => s.not_found.join(' ') },
-  { header: 'unresolved', value: (s) => s.unresolved.map((u) => u.row).join(' ') },
+  // CSV row numbers (spreadsheet rows), not a count: the label says so.
+  { header: 'unresolved', label: 'unresolved CSV rows', value: (s) => s.unresolved.map((u) => u.row).join(' ') },
   { header: 'recipients', value: (s) => s.campaign?.counts.recipients ?? null },
 ];
 
@@ -98,7 +99,7 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
     }
     await send();
   } catch (err) {
-    if (summary.added > 0) ctx.out.info(`${summary.added} recipients were added before this error.`);
+    if (summary.added > 0) ctx.out.info(`${recipients(summary.added)} ${summary.added === 1 ? 'was' : 'were'} added before this error.`);
     throw err;
   }
 
@@ -106,8 +107,8 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
   else await ctx.out.resource(summary, addFields);
   const failed = summary.not_found.length + summary.unresolved.length;
   ctx.out.info(
-    `Added ${summary.added} recipients` +
-      (summary.already_present ? ` (${summary.already_present} were already on the campaign)` : '') +
+    `Added ${recipients(summary.added)}` +
+      (summary.already_present ? ` (${summary.already_present} ${summary.already_present === 1 ? 'was' : 'were'} already on the campaign)` : '') +
       (failed ? `; ${failed} could not be added (listed above).` : '.'),
   );
   return failed > 0 ? ExitCode.Partial : ExitCode.Ok;
@@ -120,6 +121,11 @@ const removeFields: Column<RemoveResponse>[] = [
   { header: 'not_removable', value: (r) => r.not_removable.join(' ') },
   { header: 'recipients', value: (r) => r.campaign.counts.recipients },
 ];
+
+/** "1 recipient", "3 recipients". */
+function recipients(n: number): string {
+  return `${n} recipient${n === 1 ? '' : 's'}`;
+}
 
 export async function removeRecipients(ctx: Context, id: string, patients: string[]): Promise<number> {
   const path = campaignPath(id, '/recipients/remove');

@@ -182,7 +182,8 @@ export class Output {
   private async sayMore(count: number, options: ListOptions): Promise<void> {
     const noun = options.noun ?? 'records';
     const total = await options.total?.().catch(() => undefined);
-    const shown = total !== undefined && total > count ? `Showing ${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun}` : `Showing the first ${count.toLocaleString('en-US')} ${noun}; there are more`;
+    const first = count === 1 ? `the first of the ${noun}` : `the first ${count.toLocaleString('en-US')} ${noun}`;
+    const shown = total !== undefined && total > count ? `Showing ${count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun}` : `Showing ${first}; there are more`;
     const line = `${shown}. See more with --limit N, or all with --all.`;
     // On a narrow window the hint goes on a line of its own rather than wrapping mid-sentence.
     this.info(line.length <= this.terminalWidth ? line : `${shown}.\nSee more with --limit N, or all with --all.`);
