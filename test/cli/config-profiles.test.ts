@@ -91,6 +91,11 @@ describe('msgctl config', () => {
     expect(lines.find((l) => l.key === 'pager')).toMatchObject({ value: null, default: 'less -FRX' });
     const plain = await msgctl(['--profile', 'clinic', 'config', 'list'], { env });
     expect(plain.stdout.split('\n')[1]).toBe('region\tCA\tUS');
+    // --json FIELDS and --jq, as on every list.
+    const jq = await msgctl(['--profile', 'clinic', 'config', 'list', '--jq', 'select(.value != null) | .key'], { env });
+    expect(jq.stdout).toBe('region\n');
+    const fields = await msgctl(['--profile', 'clinic', 'config', 'list', '--json', 'key,value'], { env });
+    expect(jsonLines(fields.stdout)[0]).toEqual({ key: 'base_url', value: null });
     const typo = await msgctl(['--profile', 'clnic', 'config', 'list'], { env });
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('no such profile "clnic"');
@@ -143,6 +148,10 @@ describe('msgctl profiles', () => {
     ]);
     const piped = await msgctl(['profiles', 'list'], { env: { ...env, MSGCTL_PROFILE: 'sandbox' } });
     expect(piped.stdout.split('\n')[1]).toBe('*\tsandbox\thttp://127.0.0.1:4010/v1\tAPI key (file)\t');
+    // --json FIELDS, --jq and --template, as on every list.
+    expect((await msgctl(['profiles', 'list', '--jq', 'select(.credential != null) | .name'], { env })).stdout).toBe('clinic\nsandbox\n');
+    expect(jsonLines((await msgctl(['profiles', 'list', '--json', 'name,default'], { env })).stdout)[0]).toEqual({ name: 'clinic', default: true });
+    expect((await msgctl(['profiles', 'list', '--template', '{{name}} {{base_url}}'], { env })).stdout.split('\n')[0]).toBe('clinic https://api.example.com/v1');
   });
 
   it('use makes a profile the default, refuses one that does not exist, and warns when MSGCTL_PROFILE wins', async () => {

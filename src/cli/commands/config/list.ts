@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/output.js';
-import { examples, type Act } from '../kit.js';
+import { examples, formatOptions, type Act } from '../kit.js';
 import { profileToRead, type SettingLine } from './common.js';
 
 export type ConfigListOptions = Record<string, never>;
@@ -26,5 +26,7 @@ export function register(config: Command, act: Act, runF: typeof run = run): voi
     .command('list')
     .description('List every setting of the profile: its value (empty when not set) and its default')
     .action(act((ctx) => runF(ctx)));
-  examples(list, ['msgctl config list', 'msgctl --profile prod config list --json']);
+  // --json FIELDS, --jq and --template, as on every other list.
+  formatOptions(list, ['profile', 'key', 'value', 'default'] satisfies (keyof SettingLine)[]);
+  examples(list, ['msgctl config list', 'msgctl --profile prod config list --json', "msgctl config list --jq 'select(.value != null) | .key'"]);
 }

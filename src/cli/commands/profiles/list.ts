@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/output.js';
-import { examples, type Act } from '../kit.js';
+import { examples, formatOptions, type Act } from '../kit.js';
 
 export type ProfilesListOptions = Record<string, never>;
 
@@ -48,5 +48,7 @@ export function register(profiles: Command, act: Act, runF: typeof run = run): v
     .command('list')
     .description('List the profiles in the config file: which one is in use (*), its base URL and credential')
     .action(act((ctx) => runF(ctx)));
-  examples(list, ['msgctl profiles list', 'msgctl profiles list --json | jq -r .name']);
+  // --json FIELDS, --jq and --template, as on every other list.
+  formatOptions(list, ['name', 'active', 'default', 'base_url', 'credential'] satisfies (keyof ProfileLine)[]);
+  examples(list, ['msgctl profiles list', 'msgctl profiles list --jq .name']);
 }
