@@ -59,7 +59,8 @@ export interface GlobalOptions {
 
 /** Questions for the person at the terminal (only asked when ctx.interactive). */
 export interface Prompter {
-  confirm(question: string, io: Io): Promise<boolean>;
+  /** A yes/no question, "no" unless answered yes; `signal` (Ctrl-C, SIGTERM) ends the wait. */
+  confirm(question: string, io: Io, signal?: AbortSignal): Promise<boolean>;
   /** Hidden input, for secrets. */
   /** Hidden input; `signal` (Ctrl-C, SIGTERM) ends the wait. */
   password(question: string, io: Io, signal?: AbortSignal): Promise<string>;

@@ -14,9 +14,12 @@ let sharedTransport: Promise<HttpTransport> | undefined;
 export function defaultServices(env: Env): Services {
   return {
     prompter: {
-      async confirm(question, io) {
+      async confirm(question, io, signal) {
+        // TERM=dumb, NO_COLOR, CLICOLOR=0: no cursor control, so not @inquirer's redrawn line either.
+        const { cursorControl } = await import('./output/terminal-env.js');
+        if (!cursorControl(io.stderr, env, false)) return (await import('./util/plain-confirm.js')).plainConfirm(question, io, signal);
         const { confirm } = await import('@inquirer/prompts');
-        return confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr) });
+        return confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr), signal });
       },
       async password(question, io, signal) {
         const { password } = await import('@inquirer/prompts');

@@ -22,11 +22,15 @@ const hasScript = (() => {
   }
 })();
 
+/** A terminal that allows cursor control (the test env sets NO_COLOR): the prompt is @inquirer's. */
+const INQUIRER = { TERM: 'xterm-256color', NO_COLOR: undefined };
+
 /** Runs msgctl on a pseudo-terminal, types `answer` once `prompt` appears, and returns what the terminal showed. */
-function answerOnTerminal(args: string[], prompt: string, answer: string): Promise<{ output: string; exitCode: number | null }> {
+function answerOnTerminal(args: string[], prompt: string, answer: string, extraEnv: Record<string, string | undefined> = INQUIRER): Promise<{ output: string; exitCode: number | null }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, binPath(), ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 200; ${command}`, '/dev/null'], { env: sandboxEnv(sandbox.current) as NodeJS.ProcessEnv });
+  const env = Object.fromEntries(Object.entries(sandboxEnv(sandbox.current, extraEnv)).filter(([, value]) => value !== undefined));
+  const child = spawn('script', ['-qfec', `stty cols 200; ${command}`, '/dev/null'], { env });
   let output = '';
   let answered = false;
   return new Promise((resolve, reject) => {
@@ -65,8 +69,23 @@ describe.skipIf(!hasScript)(`campaigns start on a real terminal${hasScript ? '' 
     expect(r.output).toContain(`Start campaign "Pty no" (${id})? It texts 1 recipient from +1`);
     expect(r.output).toContain('Nothing changed.');
     expect(r.output).not.toMatch(/error/i);
+    expect(r.output).toContain('\x1b'); // @inquirer's prompt, redrawn in place
     expect(r.exitCode).toBe(2);
     expect(campaignTable(sandbox.current.sb).get(id)!.status).toBe('draft');
+  });
+
+  it('TERM=dumb: the question is a plain line, no cursor control (not @inquirer\'s); "n" changes nothing, "yes" starts it', async () => {
+    const id = await draft('Pty dumb');
+    const no = await answerOnTerminal(['campaigns', 'start', id], '(y/N) ', 'n\r', { TERM: 'dumb' });
+    expect(no.output).toContain(`Start campaign "Pty dumb" (${id})? It texts 1 recipient from +1`);
+    expect(no.output).toContain('Nothing changed.');
+    expect(no.output).not.toContain('\x1b');
+    expect(no.exitCode).toBe(2);
+    expect(campaignTable(sandbox.current.sb).get(id)!.status).toBe('draft');
+    const yes = await answerOnTerminal(['campaigns', 'start', id], '(y/N) ', 'yes\r', { TERM: 'dumb' });
+    expect(yes.exitCode, yes.output).toBe(0);
+    expect(yes.output).not.toContain('\x1b');
+    expect(campaignTable(sandbox.current.sb).get(id)!.status).not.toBe('draft');
   });
 
   it('"y" at the prompt starts it', async () => {
