@@ -40,6 +40,11 @@ const NATURAL_MAX = 40;
 export const FLEX_MIN = 20;
 /** A shrunk column keeps at least this much, or its header, whichever is wider. */
 const SHRINK_MIN = 8;
+/**
+ * How far a long value (a name, an email) is cut before a column is dropped to make room: one
+ * long name must not take a key column (a patient's phone, a campaign's status) from every row.
+ */
+const CUT_BEFORE_DROP = 20;
 
 /** `cellWidth(text)` measures in terminal columns (text-width.ts). */
 export function layoutTable(columns: LayoutColumn[], cells: string[][], terminalWidth: number, wide: boolean, cellWidth: (text: string) => number): TableLayout {
@@ -63,14 +68,17 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
   const flexTarget = Math.max(FLEX_MIN, Math.floor(terminalWidth / 3));
   const flexNeed = (set: number[]) => (set.includes(flexIndex) ? Math.min(flexTarget, natural[flexIndex]!) : 0);
   const width = (set: number[]) => set.reduce((sum, i) => (i === flexIndex ? sum : sum + natural[i]!), 0) + flexNeed(set) + GUTTER * (set.length - 1);
+  // What a column may be cut to before another is dropped for it.
+  const cutTo = columns.map((c, i) => (c.fixed || c.flex ? natural[i]! : Math.min(natural[i]!, Math.max(CUT_BEFORE_DROP, cellWidth(c.header)))));
+  const cutWidth = (set: number[]) => set.reduce((sum, i) => (i === flexIndex ? sum : sum + cutTo[i]!), 0) + flexNeed(set) + GUTTER * (set.length - 1);
 
-  // 1. Drop low-value columns, lowest value first, while the table is too wide.
+  // 1. Drop low-value columns, lowest value first, while the table is too wide even with long values cut.
   const droppable = columns
     .map((c, i) => ({ i, rank: c.drop }))
     .filter((d): d is { i: number; rank: number } => d.rank !== undefined)
     .sort((a, b) => b.rank - a.rank);
   for (const d of droppable) {
-    if (width(shown) <= terminalWidth) break;
+    if (cutWidth(shown) <= terminalWidth) break;
     shown = shown.filter((i) => i !== d.i);
   }
 
