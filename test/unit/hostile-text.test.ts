@@ -41,18 +41,6 @@ describe('terminalSafe', () => {
     expect(terminalSafe('\u2764\ufe00')).toBe('\u2764\\ufe00');
   });
 
-  it('keeps the zero-width joiner inside an emoji sequence (👩‍⚕️, 👨‍👩‍👧, 👩🏽‍⚕️), escapes it anywhere else', () => {
-    for (const emoji of ['\u{1F469}\u200D\u2695\uFE0F', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u{1F469}\u{1F3FD}\u200D\u2695\uFE0F', '\u{1F3F3}\uFE0F\u200D\u{1F308}']) {
-      expect(terminalSafe(`Zoë ${emoji} ok`)).toBe(`Zoë ${emoji} ok`);
-      expect(jsonForTerminal(JSON.stringify(emoji))).toBe(JSON.stringify(emoji));
-    }
-    expect(terminalSafe('a\u200Db')).toBe('a\\u200db');
-    expect(terminalSafe('\u{1F469}\u200D')).toBe('\u{1F469}\\u200d');
-    expect(terminalSafe('\u200D\u{1F469}')).toBe('\\u200d\u{1F469}');
-    expect(terminalSafe('\u{1F469}\u200Dx')).toBe('\u{1F469}\\u200dx');
-    expect(terminalSafe('\u{1F469}\u200D\u200D\u{1F469}')).toBe('\u{1F469}\\u200d\\u200d\u{1F469}');
-  });
-
   it('keeps ordinary text, emoji and accents; tabs and newlines only with keepLines', () => {
     expect(terminalSafe('Zoë 😀 ok')).toBe('Zoë 😀 ok');
     expect(terminalSafe('a\tb\nc')).toBe('a\\x09b\\x0ac');

@@ -35,17 +35,13 @@
 // Except: U+FE0E/U+FE0F right after an emoji (❤️, #️⃣), where they only choose text or
 // colour presentation. A reaction is stored in that form, and escaping it would garble every
 // heart; anywhere else (after a letter, or one after another) they could only hide data.
-// And the zero-width joiner between two pictographs (after a skin tone or U+FE0F, if any):
-// that is how 👩‍⚕️ and 👨‍👩‍👧 are written, and the joined emoji is what shows. Next to
-// anything else (a letter, the end of the text) it could only hide data.
 //
 // Made on first use, not when the module loads: the bundle builds it with `new RegExp` (the
 // target's regexp lowering), and building these property classes costs every command's
 // start-up ~1 ms, though most never show text from data (piped --json, a dry run).
 let unsafePattern: RegExp | undefined;
 function unsafe(): RegExp {
-  unsafePattern ??=
-    /(?![\t\n\r])(?!(?<=\p{Emoji})[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F]{2}))(?!(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic}))[\p{Cc}\p{Cf}\p{DI}\p{Zl}\p{Zp}\p{Cs}\u2800]/gu;
+  unsafePattern ??= /(?![\t\n\r])(?!(?<=\p{Emoji})[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F]{2}))[\p{Cc}\p{Cf}\p{DI}\p{Zl}\p{Zp}\p{Cs}\u2800]/gu;
   return unsafePattern;
 }
 const TAB_NEWLINE = /[\t\n\r]/g;
