@@ -92,9 +92,9 @@ export class CommandContext implements Context {
    * profiles there are. Called only when the profile was needed (so
    * `--profile new auth set-key` still creates one).
    */
-  private async refuseUnknownProfile(): Promise<void> {
+  private async refuseUnknownProfile(options: { namedOnly?: boolean } = {}): Promise<void> {
     const config = await this.config();
-    const named = this.opts.profile || this.env.MSGCTL_PROFILE || config.defaultProfile;
+    const named = this.opts.profile || this.env.MSGCTL_PROFILE || (options.namedOnly ? undefined : config.defaultProfile);
     if (!named) return;
     // A name that is not plain (`__proto__`, `a/b`) is a usage error before anything else.
     (await import('./config/config.js')).chooseProfileName(this.opts.profile, this.env, config);
@@ -118,11 +118,14 @@ export class CommandContext implements Context {
     this.credentialPromise ??= (async () => {
       // Loaded side by side, not one after the other: each import is a round of the module loader.
       const [{ resolveCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
+      const resolved = await resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
       // A profile named by --profile or MSGCTL_PROFILE that does not exist is a typo even when the
       // environment holds the credential: its settings (region, time zone, default number) would
-      // silently not apply, and a cron job's mistake would show only in what it sent.
-      await this.refuseUnknownProfile();
-      return resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
+      // silently not apply, and a cron job's mistake would show only in what it sent. (Without a
+      // credential, credentialProvider refuses it as before; a stale default_profile is not a typo
+      // on this command line, and stays as it was.)
+      if (resolved?.source.startsWith('env:')) await this.refuseUnknownProfile({ namedOnly: true });
+      return resolved;
     })();
     return this.credentialPromise;
   }

@@ -65,6 +65,23 @@ describe('errors that teach', () => {
     expect(typoWithKey.stderr).toMatch(/^error: no such profile "nosuch" \(from --profile\)\./);
     expect((await msgctl(['org'], { env: { ...keyFromEnv, MSGCTL_PROFILE: 'typo' } })).stderr).toMatch(/no such profile "typo" \(from MSGCTL_PROFILE\)/);
     expect((await msgctl(['--profile', 'clinic', 'org'], { env: keyFromEnv })).exitCode).toBe(0);
+    // auth status says only that (no "credential: none" first, though the environment holds a key),
+    // and doctor's fix is the profiles there are, not "set MSGCTL_API_KEY".
+    const status = await msgctl(['--profile', 'nosuch', 'auth', 'status'], { env: keyFromEnv });
+    expect(status.exitCode).toBe(2);
+    expect(status.stdout).toBe('');
+    const doctor = await msgctl(['--profile', 'nosuch', 'doctor', '--json'], { env: keyFromEnv });
+    const credential = jsonLines(doctor.stdout).find((c) => c.check === 'credential');
+    expect(credential).toMatchObject({ status: 'fail', detail: expect.stringContaining('no such profile "nosuch"') });
+    expect(credential.fix).toMatch(/Profiles in .*config\.json: "clinic", "sandbox"\./);
+    // A default_profile left naming a profile that is gone is not a typo on this command line:
+    // with the credential in the environment the command runs, as before.
+    const stale = sandboxEnv(sandbox.current, { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'msgctl-stale-')) });
+    mkdirSync(join(stale.XDG_CONFIG_HOME!, 'msgctl'));
+    writeFileSync(join(stale.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), JSON.stringify({ default_profile: 'gone', profiles: {} }));
+    expect((await msgctl(['org'], { env: stale })).exitCode).toBe(0);
+    // Without any credential, auth status is still "not logged in" (exit 3), as scripts check it.
+    expect((await msgctl(['--profile', 'nosuch', 'auth', 'status'], { env })).exitCode).toBe(3);
     // `profiles use NAME` names no flag it was not given.
     const use = await msgctl(['profiles', 'use', 'nosuch'], { env });
     expect(use.exitCode).toBe(2);

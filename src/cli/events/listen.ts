@@ -103,7 +103,7 @@ async function unregister(ctx: Context, endpoint: RegisteredEndpoint): Promise<v
     await client.delete(`/webhook-endpoints/${encodeURIComponent(endpoint.id)}`, AbortSignal.timeout(5000));
     ctx.out.info(`Deleted webhook endpoint ${cell(endpoint.id)}.`);
   } catch (err) {
-    ctx.out.warn(`could not delete webhook endpoint ${cell(endpoint.id)}: ${cell((err as Error).message)}. Remove it with: msgctl events endpoints delete ${shellWord(cell(endpoint.id))}`);
+    ctx.out.warn(`could not delete webhook endpoint ${cell(endpoint.id)}: ${cell((err as Error).message)}. Remove it with: msgctl events endpoints delete ${shellWord(cell(endpoint.id))} --yes`);
   }
 }
 

@@ -10,7 +10,7 @@ import type { Organization } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import type { ResolvedCredential } from '../../auth/credentials.js';
 import type { ProfileConfig } from '../../config/config.js';
-import { AuthError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import { examples, type Act } from '../kit.js';
 import { ORGANIZATION, PROFILE } from '../../api/shapes.js';
 
@@ -25,6 +25,8 @@ export async function run(ctx: Context, _opts: AuthStatusOptions = {}): Promise<
   try {
     resolved = await ctx.credential();
   } catch (err) {
+    // A profile named on this command line that does not exist: nothing to show about it.
+    if (err instanceof UsageError) throw err;
     // The keychain (or the file) could not be read: say which store was tried, then why.
     Object.assign(info, { credential: profile?.credential?.kind ?? null, source: profile?.credential?.storage ?? null });
     await print(ctx, info, profile);
