@@ -19,11 +19,11 @@ export function defaultServices(env: Env): Services {
         const { cursorControl } = await import('./output/terminal-env.js');
         if (!cursorControl(io.stderr, env, false)) return (await import('./util/plain-confirm.js')).plainConfirm(question, io, signal);
         const { confirm } = await import('@inquirer/prompts');
-        return confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr), signal });
+        return ended(confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr), signal }), signal);
       },
       async password(question, io, signal) {
         const { password } = await import('@inquirer/prompts');
-        return password({ message: question, mask: false }, { input: io.stdin, output: writableOf(io.stderr), signal });
+        return ended(password({ message: question, mask: false }, { input: io.stdin, output: writableOf(io.stderr), signal }), signal);
       },
     },
     async openBrowser(url, onError) {
@@ -41,4 +41,18 @@ export function defaultServices(env: Env): Services {
       return sharedTransport;
     },
   };
+}
+
+/**
+ * A prompt's answer; when Ctrl-C or SIGTERM ended it (the signal), the signal's own reason, so the
+ * command ends as any interrupted one does (130, 143, "Terminated."), not with @inquirer's
+ * AbortPromptError as a failure.
+ */
+async function ended<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    throw err;
+  }
 }

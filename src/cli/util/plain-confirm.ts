@@ -10,6 +10,8 @@ import type { Io } from '../context.js';
 export async function plainConfirm(question: string, io: Io, signal?: AbortSignal): Promise<boolean> {
   signal?.throwIfAborted();
   io.stderr.write(`${question} (y/N) `);
+  // Input that has already ended never says yes (and readline would wait for it forever).
+  if ((io.stdin as { readableEnded?: boolean }).readableEnded) return false;
   const lines = createInterface({ input: io.stdin, terminal: false });
   let onAbort: (() => void) | undefined;
   try {
