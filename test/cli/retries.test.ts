@@ -66,6 +66,21 @@ describe('retries keep a send exactly-once', () => {
     expect(withBody('Never stored')).toHaveLength(0);
   });
 
+  it('when 503s outlast the retries, says so and names the key that makes a re-run safe; that re-run sends once', async () => {
+    sandbox.current.testing.injectFaults(...[1, 2].map(() => ({ status: 503 as const, method: 'POST' })));
+    const from = sandbox.current.testing.requests().length;
+    const env = sandboxEnv(sandbox.current);
+    const failed = await msgctl(['--retries', '1', 'send', '--to', ada().id, 'Re-run with its key'], { env });
+    expect(failed.exitCode).toBe(8);
+    const key = sandbox.current.testing.requests().slice(from).find((q) => q.method === 'POST')!.idempotencyKey!;
+    expect(failed.stderr).toContain(`hint: msgctl tried 2 times (--retries 1). Its Idempotency-Key was ${key}: run the same command with --idempotency-key ${key} and it is done at most once.`);
+    for (let run = 0; run < 2; run++) {
+      const again = await msgctl(['send', '--to', ada().id, 'Re-run with its key', '--idempotency-key', key], { env });
+      expect(again.exitCode, again.stderr).toBe(0);
+    }
+    expect(withBody('Re-run with its key')).toHaveLength(1);
+  });
+
   it('--verbose logs every attempt and retry reason, never the key or the body', async () => {
     const body = 'Confidential lab result 4711';
     sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 429, retryAfter: 1, method: 'POST' });

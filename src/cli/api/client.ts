@@ -246,6 +246,8 @@ export class ApiClient {
       }
       this.log(`${base} code=${error.code}`);
       if (status === 429) error.retryAfterMs = parseRetryAfterMs(responseHeaders['retry-after']);
+      error.attempts = attempt + 1;
+      error.idempotencyKey = options.idempotencyKey ?? null;
       throw error;
     }
   }

@@ -17,6 +17,10 @@ export class ApiError extends Error {
   readonly problem: Problem;
   /** On a 429 that outlived the retries: how long the service asked to wait. */
   retryAfterMs: number | null = null;
+  /** How many times the client sent the request (1 + the retries it made). */
+  attempts = 1;
+  /** The request's Idempotency-Key, when it had one (a write): the same key again is done at most once. */
+  idempotencyKey: string | null = null;
 
   constructor(problem: Problem) {
     super(problem.detail ? `${problem.title}: ${problem.detail}` : problem.title);

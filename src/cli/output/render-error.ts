@@ -52,7 +52,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
       lines.push(`  request id: ${cell(err.requestId) || '(none)'}`);
-      const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl);
+      const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl) ?? retriedHint(err);
       if (hint) lines.push(`  hint: ${hint}`);
       write(lines.join('\n'));
     }
@@ -154,6 +154,17 @@ function hintFor(err: ApiError, source: string | null): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * A 5xx or 429 that outlasted the retries: say they happened, and how to try again without
+ * risk (a write's Idempotency-Key again: the service does it at most once).
+ */
+function retriedHint(err: ApiError): string | null {
+  if (err.attempts < 2 || !(err.status === 429 || err.status >= 500)) return null;
+  const tried = `msgctl tried ${err.attempts} times (--retries ${err.attempts - 1}).`;
+  if (!err.idempotencyKey) return `${tried} Try again later.`;
+  return `${tried} Its Idempotency-Key was ${cell(err.idempotencyKey)}: run the same command with --idempotency-key ${cell(err.idempotencyKey)} and it is done at most once.`;
 }
 
 /** A 404 from a base URL that does not end in a version: the request went to the API's parent path. */
