@@ -39,7 +39,7 @@ export function register(me: Command, act: Act, runF: typeof run = run): void {
         runF(ctx, { ...flags, conversationId, body }),
       ),
     );
-  describeArguments(send, { 'conversation-id': 'conversation id (a UUID: `msgctl me messages --group-by conversation` shows them)', body: 'the message; `-` or omitted: read from stdin' });
+  describeArguments(send, { 'conversation-id': 'conversation id (a UUID: `msgctl me messages --jq .conversation` lists each message\'s, with its title)', body: 'the message; `-` or omitted: read from stdin' });
   examples(send, [
     'msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 "Running 10 minutes late"',
     'echo "Lab results are in" | msgctl me send 6b1f0c9e-2d4a-4f8e-9c3b-7a5d1e0f2b64 -',
