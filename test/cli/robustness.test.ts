@@ -133,7 +133,8 @@ describe('idempotency', () => {
     sandbox.current.testing.injectFaults({ holdMs: 1500, method: 'POST', path: '/patient-messages' });
     const args = ['send', '--to', '+15555550124', '--idempotency-key', key, 'Your appointment is confirmed'];
     const first = msgctl(args, { env: sandboxEnv(sandbox.current) });
-    await new Promise((r) => setTimeout(r, 700));
+    // The duplicate goes once the sandbox has the first one (held), not after a fixed time.
+    await expect.poll(() => sandbox.current.testing.requests().some((q) => q.idempotencyKey === key), { timeout: 10_000, interval: 10 }).toBe(true);
     const second = await msgctl(args, { env: sandboxEnv(sandbox.current) });
     expect(second.exitCode).toBe(5);
     expect(second.stderr).toMatch(/idempotency_request_in_progress/);

@@ -50,7 +50,10 @@ describe('patient message pages from stored texts', () => {
       { to: { phone: '+12125550777' }, body: 'a new patient', patient: { first_name: 'New', last_name: 'Person' } },
     ]) expect((await post('/patient-messages', body)).status).toBe(201);
     expect((await post('/_sandbox/inbound', { from: '+15555550123', to: '+15555550100', body: 'Thanks!\nbye\u0007' }, true)).status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // deliveries run at 1/100 of their time
+    // Deliveries run at 1/100 of their time, as background steps: wait until none is left (not a fixed
+    // time), so no status changes between the page and the single reads below.
+    const pendingSteps = () => (sb as unknown as { timers: Set<unknown> }).timers.size;
+    await expect.poll(pendingSteps, { timeout: 10_000, interval: 20 }).toBe(0);
 
     const before = await everyMessage('after=2000-01-01');
     expect(before.length).toBeGreaterThan(400);

@@ -97,7 +97,8 @@ describe('ApiClient', () => {
     });
     const c = client(s.url);
     const first = c.get('/a');
-    await new Promise((r) => setTimeout(r, 120)); // the 429 has been seen
+    // Until the client has read the 429 and holds requests back (not a fixed time a loaded machine may need).
+    await expect.poll(() => (c as unknown as { notBefore: number }).notBefore > Date.now(), { timeout: 10_000, interval: 5 }).toBe(true);
     const started = Date.now();
     await Promise.all([first, c.get('/b'), c.get('/c')]);
     const after = s.requests.filter((r) => r.at >= started);
