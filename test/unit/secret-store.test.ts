@@ -227,11 +227,12 @@ describe.skipIf(process.platform !== 'linux')('keychain store with no Secret Ser
     const store = openSecretStore('keychain', noBus(), { timeoutMs: 3000 });
     expect(store.kind).toBe('keychain');
 
-    const started = Date.now();
     const err = await store.set(profile, 'sk_test_never_stored').catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(3000);
 
     expect(err).toBeInstanceOf(SecretStoreUnavailableError);
+    // It failed for the missing bus, at once: not by running into its 3 s deadline (which a clock
+    // would have to tell apart from a loaded machine's slow start).
+    expect((err as SecretStoreUnavailableError).reason).not.toMatch(/did not answer within/);
     const unavailable = err as SecretStoreUnavailableError;
     expect(unavailable.exitCode).toBe(1);
     expect(unavailable.message).toContain('Cannot store the credential in the OS keychain');
