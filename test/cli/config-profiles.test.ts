@@ -2,7 +2,8 @@
  * `msgctl config get|set|unset|list` and `msgctl profiles list|use` (issue 29
  * item 7): settings per profile, each value checked before it is stored.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, msgctl } from '../helpers/in-process.js';
@@ -106,6 +107,24 @@ describe('msgctl config', () => {
     await msgctl(['config', 'set', 'date_order', 'day-first'], { env });
     const r = await msgctl(['send', '--to', '+15555550123', '--dob', '03/02/1969', '--dry-run', 'Hi'], { env });
     expect(jsonLines(r.stdout)[0].body.patient.date_of_birth).toBe('1969-02-03');
+    // A date that order cannot read says where the order came from: a setting made long ago is easy to forget.
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-dates-'));
+    writeFileSync(join(dir, 'roster.csv'), 'First Name,Last Name,DOB,Phone\nAda,Lovelace,12/19/1985,+15555550123\n');
+    const expected = 'month 19 does not exist (numeric dates are read day first: DD/MM/YYYY, as profile "default"\'s date_order says)';
+    for (const args of [
+      ['send', '--to', '+15555550123', '--dob', '12/19/1985', '--dry-run', 'Hi'],
+      ['patients', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--dob', '12/19/1985'],
+      ['imports', 'create', join(dir, 'roster.csv'), '--dry-run'],
+    ]) {
+      const refused = await msgctl(args, { env });
+      expect(refused.exitCode, args[0]).toBe(2);
+      expect(refused.stderr, args.join(' ')).toContain(expected);
+    }
+    // From a region on the command line, the region; from a flag, nothing more (it is right there).
+    const gb = await msgctl(['--profile', 'default', 'config', 'unset', 'date_order'], { env });
+    expect(gb.exitCode, gb.stderr).toBe(0);
+    expect((await msgctl(['send', '--to', '+447700900123', '--region', 'GB', '--dob', '12/19/1985', '--dry-run', 'Hi'], { env })).stderr).toContain('DD/MM/YYYY, as region GB says)');
+    expect((await msgctl(['send', '--to', '+15555550123', '--day-first', '--dob', '12/19/1985', '--dry-run', 'Hi'], { env })).stderr).toContain('(numeric dates are read day first: DD/MM/YYYY)');
   });
 });
 

@@ -52,6 +52,8 @@ export interface RowDefaults {
   region: string;
   /** How numeric birth dates are read; without one, an ambiguous date stops the batch (run-batch-send.ts). */
   dateOrder?: DateOrder;
+  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  dateOrderFrom?: string;
 }
 
 export type PreparedRow =
@@ -132,6 +134,7 @@ export function prepareRow(row: CsvRow, template: BoundTemplate, columns: BatchC
     lastName: detail(details.lastName),
     dob: detail(details.dob),
     dateOrder: defaults.dateOrder,
+    dateOrderFrom: defaults.dateOrderFrom,
     email: detail(details.email),
     mrn: detail(details.mrn),
   });

@@ -9,7 +9,7 @@ import type { Channel } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { parseTemplate, type TemplatePart } from '../send/template.js';
 import { isSupportedRegion, normalizePhone } from '../util/phone.js';
-import { resolveDateOrder } from '../util/date-order.js';
+import { dateOrderFrom, resolveDateOrder } from '../util/date-order.js';
 import { docPath } from '../util/package-root.js';
 import type { BatchParams } from './identity.js';
 import type { RowDefaults } from './rows.js';
@@ -59,7 +59,13 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
     template,
     parts,
     toColumn: flags.toColumn,
-    defaults: { channel: flags.channel as Channel | undefined, from, region, dateOrder: resolveDateOrder(flags, profile) },
+    defaults: {
+      channel: flags.channel as Channel | undefined,
+      from,
+      region,
+      dateOrder: resolveDateOrder(flags, profile),
+      dateOrderFrom: dateOrderFrom(flags, profile, await ctx.profileName()),
+    },
     identity: { template, channel: flags.channel, from: flags.from, region: flags.region, toColumn: flags.toColumn },
     concurrency: flags.concurrency ?? 4,
     journal: flags.journal === undefined ? undefined : resolve(flags.journal),

@@ -33,6 +33,8 @@ export interface PatientRowOptions {
   region?: string;
   /** How numeric dates are written; without one an ambiguous date is refused (see util/dates.ts). */
   dateOrder?: DateOrder;
+  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  dateOrderFrom?: string;
   /** "Today" for the no-future-birth-date rule; for tests. */
   today?: Date;
 }
@@ -59,7 +61,7 @@ export function validatePatientRow(
 
   const dob = value('date_of_birth');
   if (dob !== '') {
-    const date = normalizeDate(dob, { notInFuture: true, order: options.dateOrder, today: options.today });
+    const date = normalizeDate(dob, { notInFuture: true, order: options.dateOrder, orderFrom: options.dateOrderFrom, today: options.today });
     if (date.ok) patient.date_of_birth = date.date;
     else fail('date_of_birth', date.reason);
   }

@@ -24,6 +24,8 @@ export interface SendInputs {
   dob?: string;
   /** How a numeric --dob is read; without one, an ambiguous date is a problem (util/dates.ts). */
   dateOrder?: DateOrder;
+  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  dateOrderFrom?: string;
   email?: string;
   mrn?: string;
 }
@@ -77,7 +79,7 @@ export function buildSendRequest(inputs: SendInputs): BuildResult {
   }
   if (inputs.mrn) patient.mrn = inputs.mrn.trim();
   if (inputs.dob) {
-    const dob = normalizeDate(inputs.dob, { notInFuture: true, order: inputs.dateOrder });
+    const dob = normalizeDate(inputs.dob, { notInFuture: true, order: inputs.dateOrder, orderFrom: inputs.dateOrderFrom });
     if (dob.ok) patient.date_of_birth = dob.date;
     else {
       problems.push(`date of birth "${inputs.dob}": ${dob.reason}`);

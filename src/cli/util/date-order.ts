@@ -41,6 +41,23 @@ export function resolveDateOrder(
   return profile?.date_order ?? dateOrderOfRegion(flags.region ?? profile?.region);
 }
 
+/**
+ * Where the order resolveDateOrder found came from, when it was not a flag on this command line,
+ * for an error about a date read that way: `profile "sandbox"'s date_order`, `region GB`. A
+ * setting made long ago (or a region) is easy to forget when a date is refused.
+ */
+export function dateOrderFrom(
+  flags: DateOrderFlags & { region?: string },
+  profile: { date_order?: DateOrder; region?: string } | undefined,
+  profileName: string,
+): string | undefined {
+  if (flags.dayFirst || flags.monthFirst) return undefined;
+  if (profile?.date_order) return `profile "${profileName}"'s date_order`;
+  const region = flags.region ?? profile?.region;
+  if (dateOrderOfRegion(region) === undefined) return undefined;
+  return flags.region === undefined ? `profile "${profileName}"'s region ${region!.toUpperCase()}` : `region ${region!.toUpperCase()}`;
+}
+
 /** The ways out of an ambiguous date, for errors. */
 export const DATE_ORDER_HINTS: readonly string[] = [
   'Say how the dates are written: --day-first (03/02/1969 is 3 February) or --month-first (2 March),',

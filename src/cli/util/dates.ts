@@ -31,6 +31,8 @@ export interface DateOptions {
   notInFuture?: boolean;
   /** How numeric dates are written; without it, only dates that one order alone can read are accepted. */
   order?: DateOrder;
+  /** Where `order` came from when not from a flag (date-order.ts dateOrderFrom), named in errors. */
+  orderFrom?: string;
   /** "Today", for tests; defaults to the current local date. */
   today?: Date;
 }
@@ -139,7 +141,8 @@ export function normalizeDate(input: string, options: DateOptions = {}): DateRes
   if (month === undefined) return { ok: false, reason: 'unknown month name' };
   if (parts.ambiguous) return { ok: false, reason: AMBIGUOUS_DATE, ambiguous: true };
   if (month < 1 || month > 12) {
-    const hint = parts.ordered ? ` (numeric dates are read ${options.order === 'day-first' ? 'day first: DD/MM/YYYY' : 'month first: MM/DD/YYYY'})` : '';
+    const from = options.orderFrom ? `, as ${options.orderFrom} says` : '';
+    const hint = parts.ordered ? ` (numeric dates are read ${options.order === 'day-first' ? 'day first: DD/MM/YYYY' : 'month first: MM/DD/YYYY'}${from})` : '';
     return { ok: false, reason: `month ${month} does not exist${hint}` };
   }
   const todayIso = localToday(options.today ?? new Date());

@@ -41,7 +41,9 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   const requestBuilder = import('../../send/build-request.js');
   const body = await readMessageBody(ctx, opts.body, opts.bodyFile);
   const [profile, { assertSendRequest }] = await Promise.all([ctx.profile(), requestBuilder]);
-  const dateOrder = opts.dob === undefined ? undefined : (await import('../../util/date-order.js')).resolveDateOrder(opts, profile);
+  const dateOrders = opts.dob === undefined ? undefined : await import('../../util/date-order.js');
+  const dateOrder = dateOrders?.resolveDateOrder(opts, profile);
+  const dateOrderFrom = dateOrders?.dateOrderFrom(opts, profile, await ctx.profileName());
   const request = assertSendRequest({
     to: opts.to,
     body,
@@ -52,6 +54,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     lastName: opts.lastName,
     dob: opts.dob,
     dateOrder,
+    dateOrderFrom,
     email: opts.email,
     mrn: opts.mrn,
   });
