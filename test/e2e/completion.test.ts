@@ -8,7 +8,7 @@ import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 // built binary (they name its version), as the install lines' do.
 import { msgctl as inThisProcess } from '../helpers/in-process.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { shQuote } from '../../src/cli/completion/bash.js';
+import { shQuote } from '../../src/cli/util/shell-word.js';
 import { choicesOf } from '../../src/cli/commands/kit.js';
 import { INSTALL_LINES, ZSHRC_LINE } from '../../src/cli/commands/completion/completion.js';
 import type { Command } from 'commander';

@@ -52,7 +52,7 @@ export interface RowDefaults {
   region: string;
   /** How numeric birth dates are read; without one, an ambiguous date stops the batch (run-batch-send.ts). */
   dateOrder?: DateOrder;
-  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  /** Where dateOrder came from, for errors (util/date-order.ts resolveDateOrder). */
   dateOrderFrom?: string;
 }
 

@@ -9,7 +9,7 @@ import type { Channel } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { parseTemplate, type TemplatePart } from '../send/template.js';
 import { isSupportedRegion, normalizePhone } from '../util/phone.js';
-import { dateOrderFrom, resolveDateOrder } from '../util/date-order.js';
+import { resolveDateOrder } from '../util/date-order.js';
 import { docPath } from '../util/package-root.js';
 import type { BatchParams } from './identity.js';
 import type { RowDefaults } from './rows.js';
@@ -54,18 +54,13 @@ export async function resolveSettings(ctx: Context, flags: SendFlags): Promise<B
     const checked = normalizePhone(from, region);
     if (!checked.ok) throw new UsageError(`--from "${from}": ${checked.reason}.`);
   }
+  const dates = resolveDateOrder(flags, profile, await ctx.profileName());
   return {
     csv,
     template,
     parts,
     toColumn: flags.toColumn,
-    defaults: {
-      channel: flags.channel as Channel | undefined,
-      from,
-      region,
-      dateOrder: resolveDateOrder(flags, profile),
-      dateOrderFrom: dateOrderFrom(flags, profile, await ctx.profileName()),
-    },
+    defaults: { channel: flags.channel as Channel | undefined, from, region, dateOrder: dates.order, dateOrderFrom: dates.from },
     identity: { template, channel: flags.channel, from: flags.from, region: flags.region, toColumn: flags.toColumn },
     concurrency: flags.concurrency ?? 4,
     journal: flags.journal === undefined ? undefined : resolve(flags.journal),

@@ -4,10 +4,7 @@
  * function walks the words typed so far to find the command being completed.
  */
 import { walk, type CommandSpec } from './tree.js';
-
-export function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+import { shQuote } from '../util/shell-word.js';
 
 /** One `case` arm per key that has something to print. */
 function caseTable(name: string, arms: [key: string, words: readonly string[]][]): string {

@@ -3,7 +3,7 @@
  * commands and flags are offered with their descriptions (`_describe`).
  * Works both from $fpath (as the autoloaded `_msgctl`) and when sourced.
  */
-import { shQuote } from './bash.js';
+import { shQuote } from '../util/shell-word.js';
 import { walk, type CommandSpec } from './tree.js';
 
 /** `_describe` entries are "name:description"; a colon in the name would end it early. */

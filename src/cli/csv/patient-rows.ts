@@ -33,7 +33,7 @@ export interface PatientRowOptions {
   region?: string;
   /** How numeric dates are written; without one an ambiguous date is refused (see util/dates.ts). */
   dateOrder?: DateOrder;
-  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  /** Where dateOrder came from, for errors (util/date-order.ts resolveDateOrder). */
   dateOrderFrom?: string;
   /** "Today" for the no-future-birth-date rule; for tests. */
   today?: Date;

@@ -20,7 +20,7 @@ import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
 import { isSupportedRegion } from '../util/phone.js';
 import { isAmbiguousDate, type DateOrder } from '../util/dates.js';
-import { DATE_ORDER_HINTS, dateOrderFrom, resolveDateOrder } from '../util/date-order.js';
+import { DATE_ORDER_HINTS, resolveDateOrder } from '../util/date-order.js';
 import { chunksOf, type Chunk, type ValidRows } from './chunks.js';
 import { BodyBytes, ImportBody } from './body.js';
 import { chunkKeyOf, hashedFile, uploadNamespace } from './keys.js';
@@ -59,16 +59,11 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   // Rows per import the service accepts (docs/imports.md); chunks never exceed it.
   if (size > LIMITS.importMaxRows) throw new UsageError(`--chunk-size may be at most ${LIMITS.importMaxRows}, the service's limit per import.`);
   const callerKey = flags.idempotencyKey === undefined ? undefined : ctx.idempotencyKey(flags.idempotencyKey);
-  const profile = await ctx.profile();
+  const dates = resolveDateOrder(flags, await ctx.profile(), await ctx.profileName());
   const plan: Plan = {
     file,
     overrides: parseColumnOverrides(flags.map ?? []),
-    rowOptions: {
-      region: region.toUpperCase(),
-      dateOrder: resolveDateOrder(flags, profile),
-      dateOrderFrom: dateOrderFrom(flags, profile, await ctx.profileName()),
-      size,
-    },
+    rowOptions: { region: region.toUpperCase(), dateOrder: dates.order, dateOrderFrom: dates.from, size },
   };
 
   const tally = new ImportTally();

@@ -24,7 +24,7 @@ export interface SendInputs {
   dob?: string;
   /** How a numeric --dob is read; without one, an ambiguous date is a problem (util/dates.ts). */
   dateOrder?: DateOrder;
-  /** Where dateOrder came from, for errors (util/date-order.ts dateOrderFrom). */
+  /** Where dateOrder came from, for errors (util/date-order.ts resolveDateOrder). */
   dateOrderFrom?: string;
   email?: string;
   mrn?: string;

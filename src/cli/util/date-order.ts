@@ -31,31 +31,24 @@ export function dateOrderOfRegion(region: string | undefined): DateOrder | undef
   return 'day-first';
 }
 
+/**
+ * The order, and where it came from when no flag on this command line set it (`from`, for an
+ * error about a date read that way: `profile "sandbox"'s date_order`, `region GB`): a setting
+ * made long ago, or a region, is easy to forget when a date is refused.
+ */
 export function resolveDateOrder(
   flags: DateOrderFlags & { region?: string },
   profile: { date_order?: DateOrder; region?: string } | undefined,
-): DateOrder | undefined {
-  if (flags.dayFirst && flags.monthFirst) throw new UsageError('--day-first and --month-first contradict each other: give one.');
-  if (flags.dayFirst) return 'day-first';
-  if (flags.monthFirst) return 'month-first';
-  return profile?.date_order ?? dateOrderOfRegion(flags.region ?? profile?.region);
-}
-
-/**
- * Where the order resolveDateOrder found came from, when it was not a flag on this command line,
- * for an error about a date read that way: `profile "sandbox"'s date_order`, `region GB`. A
- * setting made long ago (or a region) is easy to forget when a date is refused.
- */
-export function dateOrderFrom(
-  flags: DateOrderFlags & { region?: string },
-  profile: { date_order?: DateOrder; region?: string } | undefined,
   profileName: string,
-): string | undefined {
-  if (flags.dayFirst || flags.monthFirst) return undefined;
-  if (profile?.date_order) return `profile "${profileName}"'s date_order`;
+): { order?: DateOrder; from?: string } {
+  if (flags.dayFirst && flags.monthFirst) throw new UsageError('--day-first and --month-first contradict each other: give one.');
+  if (flags.dayFirst) return { order: 'day-first' };
+  if (flags.monthFirst) return { order: 'month-first' };
+  if (profile?.date_order) return { order: profile.date_order, from: `profile "${profileName}"'s date_order` };
   const region = flags.region ?? profile?.region;
-  if (dateOrderOfRegion(region) === undefined) return undefined;
-  return flags.region === undefined ? `profile "${profileName}"'s region ${region!.toUpperCase()}` : `region ${region!.toUpperCase()}`;
+  const order = dateOrderOfRegion(region);
+  if (order === undefined) return {};
+  return { order, from: flags.region === undefined ? `profile "${profileName}"'s region ${region!.toUpperCase()}` : `region ${region!.toUpperCase()}` };
 }
 
 /** The ways out of an ambiguous date, for errors. */

@@ -31,7 +31,7 @@ export interface DateOptions {
   notInFuture?: boolean;
   /** How numeric dates are written; without it, only dates that one order alone can read are accepted. */
   order?: DateOrder;
-  /** Where `order` came from when not from a flag (date-order.ts dateOrderFrom), named in errors. */
+  /** Where `order` came from when not from a flag (date-order.ts resolveDateOrder), named in errors. */
   orderFrom?: string;
   /** "Today", for tests; defaults to the current local date. */
   today?: Date;

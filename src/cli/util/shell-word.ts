@@ -5,5 +5,10 @@
  * an id of `$(…)` from a stand-in service would run when pasted.
  */
 export function shellWord(value: string): string {
-  return /^[\w.:@+/=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+  return /^[\w.:@+/=-]+$/.test(value) ? value : shQuote(value);
+}
+
+/** `text` in POSIX single quotes, always (a `'` inside as `'\''`): one word, nothing in it expanded. */
+export function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -44,9 +44,9 @@ export async function patientInputFromFlags(ctx: Context, flags: PatientFlags): 
   if (flags.firstName !== undefined) input.first_name = requireText(flags.firstName, '--first-name');
   if (flags.lastName !== undefined) input.last_name = requireText(flags.lastName, '--last-name');
   if (flags.dob !== undefined) {
-    const [{ normalizeDate }, { resolveDateOrder, dateOrderFrom, DATE_ORDER_HINTS }] = await Promise.all([import('../../util/dates.js'), import('../../util/date-order.js')]);
-    const profile = await ctx.profile();
-    const r = normalizeDate(flags.dob, { notInFuture: true, order: resolveDateOrder(flags, profile), orderFrom: dateOrderFrom(flags, profile, await ctx.profileName()) });
+    const [{ normalizeDate }, { resolveDateOrder, DATE_ORDER_HINTS }] = await Promise.all([import('../../util/dates.js'), import('../../util/date-order.js')]);
+    const dates = resolveDateOrder(flags, await ctx.profile(), await ctx.profileName());
+    const r = normalizeDate(flags.dob, { notInFuture: true, order: dates.order, orderFrom: dates.from });
     if (!r.ok) throw new UsageError(`--dob "${flags.dob}": ${r.reason}`, r.ambiguous ? [...DATE_ORDER_HINTS] : []);
     input.date_of_birth = r.date;
   } else if (flags.dayFirst && flags.monthFirst) {

@@ -41,9 +41,7 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
   const requestBuilder = import('../../send/build-request.js');
   const body = await readMessageBody(ctx, opts.body, opts.bodyFile);
   const [profile, { assertSendRequest }] = await Promise.all([ctx.profile(), requestBuilder]);
-  const dateOrders = opts.dob === undefined ? undefined : await import('../../util/date-order.js');
-  const dateOrder = dateOrders?.resolveDateOrder(opts, profile);
-  const dateOrderFrom = dateOrders?.dateOrderFrom(opts, profile, await ctx.profileName());
+  const dates = opts.dob === undefined ? {} : (await import('../../util/date-order.js')).resolveDateOrder(opts, profile, await ctx.profileName());
   const request = assertSendRequest({
     to: opts.to,
     body,
@@ -53,8 +51,8 @@ export async function run(ctx: Context, opts: SendOptions): Promise<number | voi
     firstName: opts.firstName,
     lastName: opts.lastName,
     dob: opts.dob,
-    dateOrder,
-    dateOrderFrom,
+    dateOrder: dates.order,
+    dateOrderFrom: dates.from,
     email: opts.email,
     mrn: opts.mrn,
   });
