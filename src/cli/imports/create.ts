@@ -279,9 +279,10 @@ async function* upload(
 
 /** The command that follows what was just sent, with the real id, ready to paste. */
 function followHint(ids: readonly string[]): string {
-  const first = terminalSafe(ids[0] ?? '<id>');
-  if (ids.length <= 1) return `Follow with: msgctl imports get ${shellWord(cell(first))} --wait`;
-  return `Follow each with: msgctl imports get ${shellWord(cell(first))} --wait (and the same for the other ${ids.length - 1} ids listed)`;
+  // Escaped once (terminalSafe leaves no tab or newline for cell() to fold), then quoted for the shell.
+  const first = shellWord(terminalSafe(ids[0] ?? '<id>'));
+  if (ids.length <= 1) return `Follow with: msgctl imports get ${first} --wait`;
+  return `Follow each with: msgctl imports get ${first} --wait (and the same for the other ${ids.length - 1} ids listed)`;
 }
 
 /** With --wait: each import followed to its end, then every row of its chunk printed, in row order. */
