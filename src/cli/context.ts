@@ -59,8 +59,12 @@ export interface GlobalOptions {
 
 /** Questions for the person at the terminal (only asked when ctx.interactive). */
 export interface Prompter {
-  /** A yes/no question, "no" unless answered yes; `signal` (Ctrl-C, SIGTERM) ends the wait. */
-  confirm(question: string, io: Io, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * A yes/no question, "no" unless answered yes; `signal` (Ctrl-C, SIGTERM) ends the wait. `plain`
+   * (--plain, MSGCTL_PLAIN): one "(y/N)" line, never a prompt redrawn in place, which a screen
+   * reader reads again on every redraw.
+   */
+  confirm(question: string, io: Io, signal?: AbortSignal, how?: { plain?: boolean }): Promise<boolean>;
   /** Hidden input, for secrets. */
   /** Hidden input; `signal` (Ctrl-C, SIGTERM) ends the wait. */
   password(question: string, io: Io, signal?: AbortSignal): Promise<string>;

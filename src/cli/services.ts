@@ -14,10 +14,10 @@ let sharedTransport: Promise<HttpTransport> | undefined;
 export function defaultServices(env: Env): Services {
   return {
     prompter: {
-      async confirm(question, io, signal) {
-        // TERM=dumb, NO_COLOR, CLICOLOR=0: no cursor control, so not @inquirer's redrawn line either.
+      async confirm(question, io, signal, how) {
+        // TERM=dumb, NO_COLOR, CLICOLOR=0 or --plain: no cursor control, so not @inquirer's redrawn line either.
         const { cursorControl } = await import('./output/terminal-env.js');
-        if (!cursorControl(io.stderr, env, false)) return (await import('./util/plain-confirm.js')).plainConfirm(question, io, signal);
+        if (!cursorControl(io.stderr, env, Boolean(how?.plain))) return (await import('./util/plain-confirm.js')).plainConfirm(question, io, signal);
         const { confirm } = await import('@inquirer/prompts');
         return ended(confirm({ message: question, default: false }, { input: io.stdin, output: writableOf(io.stderr), signal }), signal);
       },

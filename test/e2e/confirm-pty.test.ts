@@ -88,6 +88,18 @@ describe.skipIf(!hasScript)(`campaigns start on a real terminal${hasScript ? '' 
     expect(campaignTable(sandbox.current.sb).get(id)!.status).not.toBe('draft');
   });
 
+  it.each([
+    ['--plain', ['--plain'], {}],
+    ['MSGCTL_PLAIN=1', [], { MSGCTL_PLAIN: '1' }],
+  ])('%s on a terminal that allows cursor control: the plain (y/N) line, not @inquirer\'s redrawn one', async (_name, flag, env) => {
+    const id = await draft(`Pty plain ${flag.length}`);
+    const no = await answerOnTerminal(['campaigns', 'start', id, ...flag], '(y/N) ', 'n\r', { ...INQUIRER, ...env });
+    expect(no.output).toContain(`? It texts 1 recipient from +1`);
+    expect(no.output).not.toContain('\x1b');
+    expect(no.exitCode).toBe(2);
+    expect(campaignTable(sandbox.current.sb).get(id)!.status).toBe('draft');
+  });
+
   it('"y" at the prompt starts it', async () => {
     const id = await draft('Pty yes');
     const r = await answerOnTerminal(['campaigns', 'start', id], 'It texts 1 recipient', 'y\r');
