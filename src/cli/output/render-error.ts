@@ -164,7 +164,7 @@ function retriedHint(err: ApiError): string | null {
   if (err.attempts < 2 || !(err.status === 429 || err.status >= 500)) return null;
   const tried = `msgctl tried ${err.attempts} times (--retries ${err.attempts - 1}).`;
   if (!err.idempotencyKey) return `${tried} Try again later.`;
-  return `${tried} Its Idempotency-Key was ${cell(err.idempotencyKey)}: run the same command with --idempotency-key ${cell(err.idempotencyKey)} and it is done at most once.`;
+  return `${tried} Run the same command with --idempotency-key ${cell(err.idempotencyKey)} (the key it sent): the service does it at most once.`;
 }
 
 /** A 404 from a base URL that does not end in a version: the request went to the API's parent path. */
