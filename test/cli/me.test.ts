@@ -213,6 +213,34 @@ describe('msgctl me (CLI)', () => {
     expect(bad.exitCode).toBe(2);
   });
 
+  it('grouped by conversation on an 80-column terminal, which hides the conversation column, each conversation heads its rows', async () => {
+    const ungrouped = await msgctl(['me', 'messages', '--all'], { env: cliEnv(), tty: true, columns: 80 });
+    expect(ungrouped.exitCode, ungrouped.stderr).toBe(0);
+    // At this width the table hides the conversation column (and says so): what grouping must not lose.
+    expect(ungrouped.stdout.split('\n')[0]).not.toMatch(/CONVERSATION/);
+    expect(ungrouped.stderr).toMatch(/\(conversation, .*hidden to fit the window/);
+    expect(ungrouped.stdout).not.toContain('Dana Admin, Sam Staff');
+
+    const grouped = await msgctl(['me', 'messages', '--all', '--group-by', 'conversation'], { env: cliEnv(), tty: true, columns: 80 });
+    expect(grouped.exitCode, grouped.stderr).toBe(0);
+    const json = jsonLines((await msgctl(['me', 'messages', '--all', '--group-by', 'conversation', '--json'], { env: cliEnv() })).stdout);
+    const lines = grouped.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME .* ID .* BODY$/);
+    // Each conversation once, on a line of its own, before its messages' rows, in the service's order.
+    const titles = json.map((m) => m.conversation.title as string).filter((t, i, all) => t !== all[i - 1]);
+    expect(lines.filter((line) => titles.includes(line))).toEqual(titles);
+    for (const [i, m] of json.entries()) {
+      const row = lines.findIndex((line) => line.includes(m.id));
+      const heading = lines.lastIndexOf(m.conversation.title, row);
+      expect(heading, `message ${i} under its conversation`).toBeGreaterThan(0);
+      expect(lines.slice(heading + 1, row).every((line) => !titles.includes(line))).toBe(true);
+    }
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    // The headings show the conversation: it is not named as hidden.
+    expect(grouped.stderr).not.toMatch(/conversation, /);
+    expect(grouped.stderr).toMatch(/\(from, .*hidden to fit the window/);
+  });
+
   it('gets one message, and exits 4 for one outside Dana\'s conversations', async () => {
     const mine = sandbox.current.sb.db.messages.find((m) => m.conversationId === chatWith('Dana Admin, Sam Staff').id)!;
     const r = await msgctl(['me', 'messages', 'get', mine.id, '--json'], { env: cliEnv() });

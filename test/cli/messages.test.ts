@@ -129,6 +129,18 @@ describe('messages list --group-by conversation', () => {
     expect(await withPageCap(sandbox.current, 1, () => listed(['--after', '2026-03-01', '--group-by', 'conversation', '--order', 'asc', '--all']))).toEqual(names(...byConversationAsc));
   });
 
+  it('on a terminal too narrow for the conversation column, each conversation heads its rows, across pages', async () => {
+    const args = ['messages', 'list', '--after', '2026-03-01', '--group-by', 'conversation', '--all'];
+    const r = await withPageCap(sandbox.current, 3, () => msgctl(args, { env: env(), tty: true, columns: 80 }));
+    expect(r.exitCode, r.stderr).toBe(0);
+    const json = jsonLines((await msgctl([...args, '--json'], { env: env() })).stdout);
+    const heads = json.map((m) => (m.patient?.name ?? m.conversation.title) as string).filter((t, i, all) => t !== all[i - 1]);
+    expect(heads.length).toBeGreaterThan(2);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).not.toMatch(/CONVERSATION/);
+    expect(lines.filter((line) => heads.includes(line))).toEqual(heads);
+  });
+
   it('orders by the latest message within the range, not overall', async () => {
     // Before 2026-03-06, grace's latest message is m5 (before frank's m6): frank's conversation comes first.
     expect(await listed(['--after', '2026-03-01', '--before', '2026-03-06', '--group-by', 'conversation'])).toEqual(

@@ -77,5 +77,5 @@ export async function listMessages(ctx: Context, flags: MessageListFlags): Promi
     });
   }
   const rows = client.paginate('/patient-messages', query, { limit, signal: ctx.signal, shape: MESSAGE });
-  await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages' });
+  await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages', groupedBy: flags.groupBy === 'conversation' ? 'conversation' : undefined });
 }

@@ -43,6 +43,12 @@ export interface ListOptions {
   total?: () => Promise<number | undefined>;
   /** Print through the pager on a terminal (default true; false for follow-style lists and work with progress). */
   pager?: boolean;
+  /**
+   * The header of the column the rows are grouped by (`--group-by conversation`). When a narrow
+   * terminal hides that column, each group starts with its value on a line of its own, so the
+   * grouping is still there to read.
+   */
+  groupedBy?: string;
 }
 
 /** The person stopped reading (a pager quit early): the command ends quietly with 0, as with `| head`. */
@@ -138,7 +144,7 @@ export class Output {
    */
   async list<T>(rows: AsyncIterable<T> | Iterable<T>, columns: Column<T>[], options: ListOptions = {}): Promise<number> {
     let count = 0;
-    const table: TableState = {};
+    const table: TableState = { groupedBy: options.groupedBy };
     if (this.mode === 'table' && options.pager !== false) await this.startPager();
     const jsonLines = this.mode === 'json' && isPaged<T>(rows) && (!this.records || this.records.takesJsonText) ? rows[JSON_LINES] : undefined;
     if (jsonLines) {
@@ -169,7 +175,8 @@ export class Output {
     this.records?.finish();
     if (this.mode !== 'table') return count;
     if (count === 0 && options.empty) this.info(options.empty);
-    const dropped = table.layout ? table.layout.droppedIndexes.map((i) => columns[i]!.header) : [];
+    // A hidden grouping column is in the group headings: not hidden, so not named.
+    const dropped = table.layout ? table.layout.droppedIndexes.map((i) => columns[i]!.header).filter((header) => header !== table.groupedBy) : [];
     if (dropped.length && !table.blocks) {
       const named = `(${dropped.join(', ')} hidden to fit the window; --wide shows all)`;
       this.info(named.length <= this.terminalWidth ? named : `(${dropped.length} columns hidden to fit the window; --wide shows all)`);
@@ -235,7 +242,21 @@ export class Output {
       table.layout = layout;
       await this.write(renderTable(layoutColumns, [], layout, style, true));
     }
-    await this.write(renderTable(layoutColumns, cells, table.layout, style, false));
+    const group = table.groupedBy === undefined ? -1 : columns.findIndex((c) => c.header === table.groupedBy);
+    if (group < 0 || !table.layout.droppedIndexes.includes(group)) {
+      await this.write(renderTable(layoutColumns, cells, table.layout, style, false));
+    } else {
+      // The grouping column is hidden: its value heads each group instead (cells are already terminal-safe).
+      const { fitWidth } = await import('./text-width.js');
+      let text = '';
+      for (const [k, row] of cells.entries()) {
+        const value = row[group]!;
+        if (value !== table.group) text += `${table.group === undefined ? '' : '\n'}${style.bold(fitWidth(value || '(untitled)', this.terminalWidth))}\n`;
+        table.group = value;
+        text += renderTable(layoutColumns, [cells[k]!], table.layout, style, false);
+      }
+      await this.write(text);
+    }
     table.printed = (table.printed ?? 0) + rows.length;
   }
 
@@ -362,6 +383,9 @@ interface TableState {
   /** Rows print as label: value blocks (--plain, or a terminal too narrow for a table). */
   blocks?: boolean;
   printed?: number;
+  /** ListOptions.groupedBy, and the value of the group printed last. */
+  groupedBy?: string;
+  group?: string;
 }
 
 export { plainStyle } from './types.js';
