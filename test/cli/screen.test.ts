@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox } from '../helpers/sandbox.js';
+import { withPageCap, useSandbox } from '../helpers/sandbox.js';
 import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
 
 const sandbox = useSandbox();
@@ -93,6 +93,20 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(obj.stdout).toBe('{"n":"Riverside Family Clinic"}\n');
     const api = await msgctl(['api', 'GET', '/organization', '--jq', '.name'], { env: env() });
     expect(api.stdout).toBe('Riverside Family Clinic\n');
+  });
+
+  it('--jq output is jq\'s byte for byte: whitespace at the ends of each page kept, a comment at the end allowed', async () => {
+    const all = jsonLines((await msgctl(['patients', 'list', '--all', '--json', 'id'], { env: env() })).stdout);
+    expect(all.length).toBeGreaterThan(4);
+    // Pages of 2: every page's first and last line are where jq-wasm's trim cut.
+    const tsv = await withPageCap(sandbox.current, 2, () => msgctl(['patients', 'list', '--all', '--jq', '[.id, null] | @tsv # id, then an empty field'], { env: env() }));
+    expect(tsv.exitCode, tsv.stderr).toBe(0);
+    expect(tsv.stdout).toBe(all.map((p) => `${p.id}\t\n`).join(''));
+    const padded = await msgctl(['org', '--jq', '"  " + .name + "  "'], { env: env() });
+    expect(padded.stdout).toBe('  Riverside Family Clinic  \n');
+    const nothing = await msgctl(['patients', 'list', '--jq', 'empty'], { env: env() });
+    expect(nothing.exitCode, nothing.stderr).toBe(0);
+    expect(nothing.stdout).toBe('');
   });
 
   it('an invalid jq program is exit 2 with jq\'s own message, and nothing is sent', async () => {

@@ -24,10 +24,19 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   if (check.exitCode === COMPILE_ERROR) {
     throw new UsageError(`--jq: ${check.stderr.trim()}`, ['The expression is jq\'s own language: https://jqlang.org/manual/ (msgctl help formatting).']);
   }
+  // jq-wasm trims what jq printed, which took the whitespace off the first and last line of
+  // every page (a `@tsv` row ending in an empty field lost its tab). So the program prints a
+  // line no record can print before and after each record's output, and those lines are taken
+  // out again: what is left is jq's output byte for byte. The newline before `)` ends a comment
+  // the expression may end with.
+  const sentinel = `msgctl-jq-${globalThis.crypto.randomUUID()}`;
+  const line = `${sentinel}\n`;
+  const wrapped = `${JSON.stringify(sentinel)}, (${expression}\n), ${JSON.stringify(sentinel)}`;
   return {
     run(input) {
-      const result = jq.raw(input, expression, FLAGS);
-      return { stdout: result.stdout, errors: result.stderr.trim() };
+      const result = jq.raw(input, wrapped, FLAGS);
+      // The trim took the newline after the last sentinel (or, when jq stopped on an error, after its last output).
+      return { stdout: `${result.stdout}\n`.split(line).join(''), errors: result.stderr.trim() };
     },
   };
 }
