@@ -50,8 +50,11 @@ export function parseStoredCredential(secret: string): StoredCredential | null {
     if (parsed.kind === 'api_key' && typeof parsed.api_key === 'string') return parsed;
     if (parsed.kind === 'oauth' && typeof parsed.access_token === 'string') return parsed;
   } catch {
-    // A bare string stored by hand is treated as an API key.
-    if (secret.trim()) return { kind: 'api_key', api_key: secret.trim() };
+    // A bare string stored by hand is treated as an API key, if it could be one: one word of
+    // visible ASCII. Damaged JSON (a stored session with a stray quote) is not a key: sent as
+    // one, its refresh token would go to the API, and into its logs, on every request.
+    const word = secret.trim();
+    if (/^[\x21-\x7e]+$/.test(word) && !/[{}"]/.test(word)) return { kind: 'api_key', api_key: word };
   }
   return null;
 }
@@ -71,7 +74,13 @@ export async function loadStoredCredential(
   const secret = await store.get(profileName);
   if (!secret) return null;
   const credential = parseStoredCredential(secret);
-  if (!credential) return null;
+  if (!credential) {
+    // Never echoes the text: it holds secrets.
+    const { AuthError } = await import('../errors.js');
+    throw new AuthError(`The credential stored for profile "${profileName}" (${store.describe()}) is damaged: msgctl cannot read it, so it sends nothing.`, [
+      `Store it again: msgctl --profile ${profileName} auth set-key, or msgctl --profile ${profileName} login.`,
+    ]);
+  }
   if (credential.kind === 'oauth') {
     if (config && profile.credential.storage === 'keychain') await migrateSingleEntrySession(store, config, profileName, profile, secret, credential);
     // Not secrets, so kept in config.json; the old layout still carries them itself.
