@@ -108,7 +108,8 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     // Hints about the credential: with MSGCTL_API_KEY set, `auth set-key` and `login` change nothing.
     const credentialSource = await commandContext?.credentialSourceIfKnown();
     // A problem line quotes the service (title, detail): on a terminal, escaped like --json output.
-    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl, credentialSource });
+    const rerunWith = commandContext && ((key: string) => commandContext!.rerunWith(key));
+    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl, credentialSource, rerunWith });
   }
 }
 

@@ -205,13 +205,27 @@ export class CommandContext implements Context {
     });
   }
 
-  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  /** Keys this command sent that a re-run can send again, and how (Context.rerunWith). */
+  private readonly rerunKeys = new Map<string, 'flag' | 'header'>();
+
   idempotencyKey(given?: string): string {
-    if (given !== undefined) {
-      if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
-      return given.toLowerCase();
-    }
+    if (given !== undefined && !looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
+    const key = given?.toLowerCase() ?? randomUuid();
+    this.rerunKeys.set(key, 'flag');
+    return key;
+  }
+
+  freshIdempotencyKey(): string {
     return randomUuid();
+  }
+
+  headerIdempotencyKey(key: string): string {
+    this.rerunKeys.set(key, 'header');
+    return key;
+  }
+
+  rerunWith(key: string): 'flag' | 'header' | undefined {
+    return this.rerunKeys.get(key);
   }
 }
 

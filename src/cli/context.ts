@@ -113,6 +113,16 @@ export interface Context {
   credentialProvider(): Promise<CredentialProvider>;
   /** An API client with this command's base URL, timeouts, retries and logging, for the given credential. */
   clientFor(credential: CredentialProvider): Promise<ApiClient>;
-  /** The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation. */
+  /**
+   * The caller's --idempotency-key (checked to be a UUID) or a fresh one for this invocation: for
+   * commands whose --idempotency-key is the key sent, so an error that outlasted the retries can
+   * say to run the command again with it (rerunWith).
+   */
   idempotencyKey(given?: string): string;
+  /** A fresh key for a write of a command that has no --idempotency-key to send it again with. */
+  freshIdempotencyKey(): string;
+  /** `key`, noted as one a re-run sends again with -H 'Idempotency-Key: …' (msgctl api). */
+  headerIdempotencyKey(key: string): string;
+  /** How a re-run of this command sends `key` again, if it can: --idempotency-key, or the -H header. */
+  rerunWith(key: string): 'flag' | 'header' | undefined;
 }

@@ -4,6 +4,9 @@
  * Idempotency-Key, and the sandbox ends with one message however many
  * attempts it took.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv, jsonLines } from '../helpers/in-process.js';
@@ -80,6 +83,43 @@ describe('retries keep a send exactly-once', () => {
       expect(again.exitCode, again.stderr).toBe(0);
     }
     expect(withBody('Re-run with its key')).toHaveLength(1);
+  });
+
+  it('names the key only where the command can send it again: msgctl api as its -H header, and following that writes once', async () => {
+    sandbox.current.testing.injectFaults(...[1, 2].map(() => ({ status: 503 as const, method: 'POST', path: '/patients' })));
+    const env = sandboxEnv(sandbox.current);
+    const from = sandbox.current.testing.requests().length;
+    const args = ['api', 'POST', '/patients', '-f', 'first_name=Rerun', '-f', 'last_name=Header', '-f', 'phone=+15555557311'];
+    const failed = await msgctl(['--retries', '1', ...args], { env });
+    expect(failed.exitCode).toBe(8);
+    const key = sandbox.current.testing.requests().slice(from).find((q) => q.method === 'POST')!.idempotencyKey!;
+    expect(failed.stderr).toContain(`Run the same command with -H 'Idempotency-Key: ${key}' (the key it sent): the service does it at most once.`);
+    const again = await msgctl([...args, '-H', `Idempotency-Key: ${key}`], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(sb().db.patients.filter((p) => p.last_name === 'Header')).toHaveLength(1);
+  });
+
+  it('says no key where a re-run cannot send the same one: recipients add (no --idempotency-key)', async () => {
+    const env = sandboxEnv(sandbox.current);
+    const created = await msgctl(['campaigns', 'create', '--name', 'Retried adds', '--body', 'Hi', '--channel', 'sms', '--json'], { env });
+    const id = jsonLines(created.stdout)[0].id as string;
+    sandbox.current.testing.injectFaults(...[1, 2].map(() => ({ status: 503 as const, method: 'POST' })));
+    const failed = await msgctl(['--retries', '1', 'campaigns', 'recipients', 'add', id, '--patient', ada().id], { env });
+    expect(failed.exitCode).toBe(8);
+    expect(failed.stderr).toContain('hint: msgctl tried 2 times (--retries 1). Try again later.');
+    expect(failed.stderr).not.toContain('--idempotency-key');
+  });
+
+  it('imports create, whose --idempotency-key seeds the keys it sends, never names a sent key as one to pass to it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-retried-import-'));
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(csv, 'first_name,last_name,phone\nImp,One,+15555557001\n');
+    sandbox.current.testing.injectFaults(...[1, 2].map(() => ({ status: 503 as const, method: 'POST', path: '/patient-imports' })));
+    const failed = await msgctl(['--retries', '1', 'imports', 'create', csv, '--idempotency-key', '6f1c2a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f'], { env: sandboxEnv(sandbox.current) });
+    rmSync(dir, { recursive: true, force: true });
+    expect(failed.exitCode).toBe(8);
+    expect(failed.stderr).toContain('msgctl tried 2 times (--retries 1). Try again later.');
+    expect(failed.stderr).not.toMatch(/Run the same command with --idempotency-key/);
   });
 
   it('--verbose logs every attempt and retry reason, never the key or the body', async () => {

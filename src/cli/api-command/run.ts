@@ -44,7 +44,8 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
   else if (flags.input !== undefined) body = parseJsonInput(await read(flags.input), flags.input);
   else if (fields.length > 0) body = buildBody(fields);
   // Like the dedicated commands, a POST carries a key so the client's retries cannot create twice.
-  const idempotencyKey = givenKey ?? (method === 'POST' ? ctx.idempotencyKey() : undefined);
+  const key = givenKey ?? (method === 'POST' ? ctx.freshIdempotencyKey() : undefined);
+  const idempotencyKey = key === undefined ? undefined : ctx.headerIdempotencyKey(key);
 
   const client = await ctx.client();
   // --json FIELDS, --jq, --template: each body (or each record with --paginate) through them (output/record-format.ts).

@@ -62,7 +62,7 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
     if (batch.length === 0) return;
     const response = await client.request('POST', path, {
       body: { patient_ids: batch },
-      idempotencyKey: ctx.idempotencyKey(),
+      idempotencyKey: ctx.freshIdempotencyKey(),
       signal: ctx.signal,
       shape: ADDED_RECIPIENTS,
     });
@@ -135,7 +135,7 @@ export async function removeRecipients(ctx: Context, id: string, patients: strin
   for (let at = 0; at < ids.length; at += IDS_PER_CALL) {
     const response = await client.request('POST', path, {
       body: { patient_ids: ids.slice(at, at + IDS_PER_CALL) },
-      idempotencyKey: ctx.idempotencyKey(),
+      idempotencyKey: ctx.freshIdempotencyKey(),
       signal: ctx.signal,
       shape: REMOVED_RECIPIENTS,
     });

@@ -87,7 +87,7 @@ async function register(ctx: Context, receiver: Receiver, events: string[] | und
   const endpoint = await client.post(
     '/webhook-endpoints',
     { url: receiver.url, ...(events?.length ? { events } : {}) },
-    ctx.idempotencyKey(),
+    ctx.freshIdempotencyKey(),
     ctx.signal,
     CREATED_WEBHOOK_ENDPOINT,
   );

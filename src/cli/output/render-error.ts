@@ -13,6 +13,7 @@ import { docPath } from '../util/package-root.js';
 import type { OutStream } from './output.js';
 import { cell, stringifyWellFormed, terminalSafe } from './terminal-text.js';
 import { clearVariablePhrase, signalWords } from './platform-words.js';
+import { shellWord } from '../util/shell-word.js';
 
 export interface ErrorSink {
   stderr: OutStream;
@@ -22,6 +23,8 @@ export interface ErrorSink {
   baseUrl?: string | null;
   /** Where the command's credential came from, when it looked for one: hints depend on it too. */
   credentialSource?: string | null;
+  /** How a re-run of the command sends a write's Idempotency-Key again, if it can (Context.rerunWith). */
+  rerunWith?: (key: string) => 'flag' | 'header' | undefined;
 }
 
 
@@ -52,7 +55,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         lines.push(`  retry after: ${Math.ceil(err.retryAfterMs / 1000)} s (the service's Retry-After)`);
       }
       lines.push(`  request id: ${cell(err.requestId) || '(none)'}`);
-      const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl) ?? retriedHint(err);
+      const hint = hintFor(err, sink.credentialSource ?? null) ?? baseUrlHint(err, sink.baseUrl) ?? retriedHint(err, sink.rerunWith?.(err.idempotencyKey ?? ''));
       if (hint) lines.push(`  hint: ${hint}`);
       write(lines.join('\n'));
     }
@@ -160,11 +163,19 @@ function hintFor(err: ApiError, source: string | null): string | null {
  * A 5xx or 429 that outlasted the retries: say they happened, and how to try again without
  * risk (a write's Idempotency-Key again: the service does it at most once).
  */
-function retriedHint(err: ApiError): string | null {
+/**
+ * After retries that all failed: how many, and, where the command can send the same
+ * Idempotency-Key again, how (the re-run is then done at most once). Only there: `imports
+ * create`'s --idempotency-key is a seed its chunk keys come from, and `campaigns recipients add`
+ * has none, so naming the key sent would lead to a second write, or to an unknown option.
+ */
+function retriedHint(err: ApiError, rerunWith: 'flag' | 'header' | undefined): string | null {
   if (err.attempts < 2 || !(err.status === 429 || err.status >= 500)) return null;
   const tried = `msgctl tried ${err.attempts} times (--retries ${err.attempts - 1}).`;
-  if (!err.idempotencyKey) return `${tried} Try again later.`;
-  return `${tried} Run the same command with --idempotency-key ${cell(err.idempotencyKey)} (the key it sent): the service does it at most once.`;
+  const key = err.idempotencyKey;
+  if (!key || !rerunWith) return `${tried} Try again later.`;
+  const again = rerunWith === 'flag' ? `--idempotency-key ${shellWord(key)}` : `-H ${shellWord(`Idempotency-Key: ${key}`)}`;
+  return `${tried} Run the same command with ${again} (the key it sent): the service does it at most once.`;
 }
 
 /** A 404 from a base URL that does not end in a version: the request went to the API's parent path. */
