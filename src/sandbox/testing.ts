@@ -41,7 +41,7 @@ export function testingHandle(server: Server, faults: FaultState): SandboxTestin
   let capping = false;
 
   return {
-    injectFaults: (...list) => faults.inject(...list),
+    injectFaults: (...list) => faults.inject(list),
     recordRequests() {
       if (log) return;
       const entries: LoggedRequest[] = (log = []);

@@ -32,6 +32,15 @@ describe('msgctl sandbox', () => {
       const org = await msgctl(['--profile', 'sandbox', 'org', '--json'], { env });
       expect(org.exitCode).toBe(0);
       expect(jsonLines(org.stdout)[0].name).toBe('Riverside Family Clinic');
+      // A fault list as long as a 1 MB body holds is queued (in this process's stack, spreading it
+      // into push() overflowed: a 500), then cleared.
+      const origin = new URL(info.base_url).origin;
+      const faults = JSON.stringify({ faults: Array.from({ length: 66_000 }, () => ({ reset: true })) });
+      expect(faults.length).toBeLessThan(1024 * 1024);
+      const queued = await fetch(`${origin}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: faults });
+      const cleared = await fetch(`${origin}/_sandbox/faults`, { method: 'DELETE' });
+      expect(queued.status).toBe(201);
+      expect(((await cleared.json()) as { cleared: number }).cleared).toBe(66_000);
     } finally {
       child.kill('SIGINT');
     }

@@ -240,6 +240,7 @@ describe('what the HTTP layer refuses', () => {
     ['CONNECT', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n', /not a proxy/],
     ['an unknown method', 'FROB /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', /method/],
     ['a malformed request', 'GET /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: lots\r\n\r\n', /Malformed/],
+    ['an Expect other than 100-continue', 'GET /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\n\r\n', /Expect: foo is not supported/],
   ])('%s: 400 problem+json with X-Request-Id, not a closed socket', async (_what, request, detail) => {
     const answer = parseAnswer(await rawExchange(request));
     expect(answer.status).toBe(400);

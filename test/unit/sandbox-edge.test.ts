@@ -168,6 +168,17 @@ describe('/_sandbox', () => {
     expect(JSON.parse(own.body).api_key).toBe(sandbox.current.credentials.api_key);
   });
 
+  it('refuses to move the clock past 9999 (400), and keeps answering writes afterwards', async () => {
+    for (const advance of [9e12, 1e308]) {
+      const res = await fetch(`${sandbox.current.origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_seconds: advance }) });
+      expect(res.status, String(advance)).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_request');
+    }
+    const clock = await fetch(`${sandbox.current.origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_seconds":0}' });
+    expect(clock.status).toBe(200);
+    expect(((await clock.json()) as { now: string }).now).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
   it('takes JSON bodies only: a form post (CORS-simple) cannot move the clock or inject a message', async () => {
     for (const [path, body] of [['/_sandbox/clock', 'advance_seconds=86400'], ['/_sandbox/inbound', 'from=5555550123&to=%2B15555550100&body=hi']]) {
       const res = await fetch(`${sandbox.current.origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });

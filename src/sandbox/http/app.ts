@@ -17,6 +17,7 @@ import {
   installBodyParsers,
   parseQueryString,
   refuseConnect,
+  refuseExpectation,
   rejectMalformedQuery,
   requireLoopbackHost,
 } from './edge.js';
@@ -109,6 +110,7 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   await registerAllRoutes(app, sb, faults);
   // A CONNECT asks for a tunnel, which Node hands to this event, not to fastify: answer it too.
   app.server.on('connect', refuseConnect);
+  app.server.on('checkExpectation', refuseExpectation);
   return app;
 }
 

@@ -234,6 +234,14 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   answerOnSocket(socket, detail);
 }
 
+/**
+ * An `Expect:` other than 100-continue: Node would answer a bare 417 without a body or a request
+ * id; a 400 problem like every other refusal instead, then the connection closes.
+ */
+export function refuseExpectation(request: IncomingMessage): void {
+  answerOnSocket(request.socket, `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported (only 100-continue).`);
+}
+
 /** CONNECT asks the sandbox to be a proxy, which it is not: a 400 problem, then the connection closes. */
 export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
   answerOnSocket(socket, `The sandbox is not a proxy: CONNECT ${String(request.url).slice(0, 100)} is not supported. Send API requests to /v1 directly.`);

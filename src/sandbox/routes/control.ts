@@ -9,6 +9,9 @@ import { ProblemError } from '../problem.js';
 import { fieldsOf } from '../http/body-shape.js';
 import { checkControlRequest } from '../http/control.js';
 
+/** The last moment an RFC 3339 timestamp (four-digit year) can name. */
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/clock', async (request) => {
     checkControlRequest(request, fieldsOf('advance_seconds'));
@@ -16,6 +19,11 @@ export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext):
     const seconds = Number(body.advance_seconds);
     if (!Number.isFinite(seconds) || seconds < 0) {
       throw new ProblemError(400, 'invalid_request', 'advance_seconds must be a number ≥ 0.');
+    }
+    // Past the year 9999 no timestamp is RFC 3339 (and past ~275,760 no Date exists): every write
+    // after such a move answered 500 until a restart.
+    if (sb.clock.now() + seconds * 1000 > LATEST_MS) {
+      throw new ProblemError(400, 'invalid_request', `advance_seconds would move the clock past ${new Date(LATEST_MS).toISOString()}; the sandbox's times stay RFC 3339.`);
     }
     sb.clock.advance(seconds * 1000);
     return { now: sb.clock.iso() };

@@ -21,8 +21,9 @@ export class FaultState {
   readonly served: ServedFault[] = [];
 
   /** Queues faults; each applies once, to the first later API request it matches. */
-  inject(...faults: Fault[]): void {
-    this.queue.push(...faults);
+  inject(faults: readonly Fault[]): void {
+    // One at a time: spreading ~65,000 faults (a 1 MB body) into push() overflowed the call stack.
+    for (const fault of faults) this.queue.push(fault);
   }
 
   /** Empties the queue; says how many faults it held. */
@@ -55,7 +56,7 @@ export function registerFaultRoutes(app: FastifyInstance, s: FaultState): void {
     if (!Array.isArray(body.faults) || !body.faults.every(isFault)) {
       throw new ProblemError(400, 'invalid_request', 'Send {"faults": [{"status": 429|500|503}, {"reset": true} or {"holdMs": N}, …]} with optional method and path.');
     }
-    s.inject(...body.faults);
+    s.inject(body.faults);
     reply.code(201);
     return { queued: s.queue.length };
   });
