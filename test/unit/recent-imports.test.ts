@@ -32,6 +32,13 @@ describe.skipIf(process.platform === 'win32')('recent imports', () => {
     expect(lstatSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('loses no id when imports finish at the same time (each reads, changes and writes under a lock)', async () => {
+    const { env } = stateHome();
+    const ids = Array.from({ length: 8 }, (_, i) => `imp_${i}`);
+    await Promise.all(ids.map((id) => rememberImports(env, BASE_URL, [id])));
+    expect((await recentImports(env, BASE_URL)).sort()).toEqual(ids);
+  });
+
   it('does not read a file anyone could have written', async () => {
     const { env, file } = stateHome();
     writeFileSync(file, listed(['imp_planted']));

@@ -37,12 +37,16 @@ export async function recentImports(env: Env, baseUrl: string): Promise<string[]
 export async function rememberImports(env: Env, baseUrl: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   try {
-    const all = await readAll(env);
-    const kept = [...[...ids].reverse(), ...(all[baseUrl] ?? []).filter((id) => !ids.includes(id))].slice(0, KEPT);
-    all[baseUrl] = kept;
-    const { writeFileAtomic } = await import('../util/replace-file.js');
     // ownPath makes the folder (0700) and checks it: the write goes to the folder as resolved once.
-    await writeFileAtomic(ownPath(file(env), 'the state folder'), JSON.stringify(all) + '\n', { mode: 0o600 });
+    const path = ownPath(file(env), 'the state folder');
+    const [{ writeFileAtomic }, { withFileLock }] = await Promise.all([import('../util/replace-file.js'), import('../config/file-lock.js')]);
+    // Read, change and write under a lock: two imports finishing together (two cron jobs) each kept
+    // the list as it was before the other's id, and the last write lost the first's.
+    await withFileLock(`${path}.lock`, async () => {
+      const all = await readAll(env);
+      all[baseUrl] = [...[...ids].reverse(), ...(all[baseUrl] ?? []).filter((id) => !ids.includes(id))].slice(0, KEPT);
+      await writeFileAtomic(path, JSON.stringify(all) + '\n', { mode: 0o600 });
+    }, { waitMs: 5_000 });
   } catch {
     // Only completion reads it.
   }
