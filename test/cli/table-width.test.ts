@@ -127,6 +127,13 @@ describe('the message tables', () => {
     expect(staff.stdout).not.toContain(world.sam.id);
   });
 
+  it('show the whole body with --wide, past the window\'s edge (it is the last column)', async () => {
+    const r = await msgctl(['messages', 'list', '--after', '2000-01-01', '--wide'], { env: sandboxEnv(sandbox.current), tty: true, columns: 80 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(BODY.length).toBeGreaterThan(40);
+    expect(r.stdout).toContain(BODY);
+  });
+
   it('keep a readable body at 80 columns', async () => {
     const r = await msgctl(['messages', 'list', '--after', '2000-01-01'], { env: sandboxEnv(sandbox.current), tty: true, columns: 80 });
     expect(r.stdout).toContain(BODY.slice(0, 20));

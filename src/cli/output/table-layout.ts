@@ -57,10 +57,11 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
   let shown = columns.map((_, i) => i).filter((i) => !columns[i]!.empty);
 
   if (wide) {
+    // Every column at its full width, the body too (it was cut at the window's edge, so --wide
+    // showed less of a message than the default table): last, it runs to its end in every row,
+    // later pages' longer ones included; elsewhere it takes the width of the longest seen.
     const widths = shown.map((i) => natural[i]!);
-    // Every column at its full width; the body still ends at the terminal's edge (or FLEX_MIN past it).
-    const at = shown.indexOf(flexIndex);
-    if (at >= 0) widths[at] = Math.max(Math.min(FLEX_MIN, natural[flexIndex]!), terminalWidth - total(widths, at));
+    if (shown.at(-1) === flexIndex) widths[widths.length - 1] = Number.POSITIVE_INFINITY;
     return { shown, widths, dropped: [], droppedIndexes: [] };
   }
 
@@ -109,9 +110,4 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
 
 function floor(c: LayoutColumn, natural: number): number {
   return Math.min(natural, Math.max(SHRINK_MIN, c.header.length));
-}
-
-/** Width of a row of these columns, gutters included, leaving one out. */
-function total(widths: number[], except: number): number {
-  return widths.reduce((sum, w, i) => (i === except ? sum : sum + w), 0) + GUTTER * (widths.length - 1);
 }
