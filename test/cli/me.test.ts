@@ -226,14 +226,17 @@ describe('msgctl me (CLI)', () => {
     const json = jsonLines((await msgctl(['me', 'messages', '--all', '--group-by', 'conversation', '--json'], { env: cliEnv() })).stdout);
     const lines = grouped.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TIME .* ID .* BODY$/);
-    // Each conversation once, on a line of its own, before its messages' rows, in the service's order.
-    const titles = json.map((m) => m.conversation.title as string).filter((t, i, all) => t !== all[i - 1]);
-    expect(lines.filter((line) => titles.includes(line))).toEqual(titles);
+    // Each conversation once, on a line of its own, before its messages' rows, in the service's order:
+    // named as the column would, with its channel and its id.
+    const heading = (m: any) => `${m.patient?.name ?? m.conversation.title}${m.channel ? ` (${m.channel})` : ''} · ${m.conversation.id}`;
+    const headings = json.map(heading).filter((t, i, all) => t !== all[i - 1]);
+    expect(headings.some((h) => h.startsWith('Dana Admin, Sam Staff'))).toBe(true);
+    expect(lines.filter((line) => headings.includes(line))).toEqual(headings);
     for (const [i, m] of json.entries()) {
       const row = lines.findIndex((line) => line.includes(m.id));
-      const heading = lines.lastIndexOf(m.conversation.title, row);
-      expect(heading, `message ${i} under its conversation`).toBeGreaterThan(0);
-      expect(lines.slice(heading + 1, row).every((line) => !titles.includes(line))).toBe(true);
+      const at = lines.lastIndexOf(heading(m), row);
+      expect(at, `message ${i} under its conversation`).toBeGreaterThan(0);
+      expect(lines.slice(at + 1, row).every((line) => !headings.includes(line))).toBe(true);
     }
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     // The headings show the conversation: it is not named as hidden.

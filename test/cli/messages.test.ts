@@ -134,7 +134,7 @@ describe('messages list --group-by conversation', () => {
     const r = await withPageCap(sandbox.current, 3, () => msgctl(args, { env: env(), tty: true, columns: 80 }));
     expect(r.exitCode, r.stderr).toBe(0);
     const json = jsonLines((await msgctl([...args, '--json'], { env: env() })).stdout);
-    const heads = json.map((m) => (m.patient?.name ?? m.conversation.title) as string).filter((t, i, all) => t !== all[i - 1]);
+    const heads = json.map((m) => `${m.patient?.name ?? m.conversation.title}${m.channel ? ` (${m.channel})` : ''} · ${m.conversation.id}`).filter((t, i, all) => t !== all[i - 1]);
     expect(heads.length).toBeGreaterThan(2);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).not.toMatch(/CONVERSATION/);

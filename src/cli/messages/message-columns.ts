@@ -6,7 +6,7 @@
  * and the body cut to the width. Piped: stable tab-separated fields for
  * cut/awk, full ids and UTC times, as before.
  */
-import type { Column, OutputMode } from '../output/output.js';
+import type { Column, GroupedBy, OutputMode } from '../output/output.js';
 import type { Message } from '../../contract/api.js';
 
 export function isInbound(m: Message): boolean {
@@ -71,6 +71,17 @@ const plainColumns: Column<Message>[] = [
   { header: 'status', value: messageStatus },
   { header: 'body', value: (m) => m.body },
 ];
+
+/**
+ * `--group-by conversation` on a terminal too narrow for the conversation column: each
+ * conversation's heading names it as the column would, with what tells two of one patient's
+ * apart (the channel), then the id `conversations messages` takes, whole.
+ */
+export const byConversation: GroupedBy<Message> = {
+  column: 'conversation',
+  key: (m) => m.conversation.id,
+  heading: (m) => ({ text: `${m.patient?.name ?? m.conversation.title ?? '(untitled)'}${m.channel ? ` (${m.channel})` : ''}`, id: m.conversation.id }),
+};
 
 /** `messages list` and `me messages`: the shared table on a terminal, each command's own fields piped. */
 export function messageColumns(mode: OutputMode, piped: Column<Message>[] = plainColumns): Column<Message>[] {

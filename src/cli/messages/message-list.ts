@@ -8,7 +8,7 @@ import type { Query } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { parseTimeFlag } from './time-flags.js';
-import { messageColumns } from './message-columns.js';
+import { byConversation, messageColumns } from './message-columns.js';
 import { followMessages } from './follow.js';
 import { MESSAGE } from '../api/shapes.js';
 
@@ -77,5 +77,5 @@ export async function listMessages(ctx: Context, flags: MessageListFlags): Promi
     });
   }
   const rows = client.paginate('/patient-messages', query, { limit, signal: ctx.signal, shape: MESSAGE });
-  await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages', groupedBy: flags.groupBy === 'conversation' ? 'conversation' : undefined });
+  await ctx.out.list(rows, columns, { empty: 'No messages match.', noun: 'messages', groupedBy: flags.groupBy === 'conversation' ? byConversation : undefined });
 }

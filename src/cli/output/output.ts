@@ -44,11 +44,20 @@ export interface ListOptions {
   /** Print through the pager on a terminal (default true; false for follow-style lists and work with progress). */
   pager?: boolean;
   /**
-   * The header of the column the rows are grouped by (`--group-by conversation`). When a narrow
-   * terminal hides that column, each group starts with its value on a line of its own, so the
-   * grouping is still there to read.
+   * How the rows are grouped (`--group-by conversation`): the header of the column that shows the
+   * group, what tells one group from the next, and a heading for it. When a narrow terminal hides
+   * that column, each group starts with its heading on a line of its own, so the grouping is
+   * still there to read.
    */
-  groupedBy?: string;
+  groupedBy?: GroupedBy<any>;
+}
+
+export interface GroupedBy<T> {
+  column: string;
+  /** Rows with the same key in a row are one group (a conversation's id: two of one patient's differ). */
+  key: (row: T) => string;
+  /** What the group is (raw text: escaped where printed), and its id, printed after it and never cut. */
+  heading: (row: T) => { text: string; id: string };
 }
 
 /** The person stopped reading (a pager quit early): the command ends quietly with 0, as with `| head`. */
@@ -176,7 +185,7 @@ export class Output {
     if (this.mode !== 'table') return count;
     if (count === 0 && options.empty) this.info(options.empty);
     // A hidden grouping column is in the group headings: not hidden, so not named.
-    const dropped = table.layout ? table.layout.droppedIndexes.map((i) => columns[i]!.header).filter((header) => header !== table.groupedBy) : [];
+    const dropped = table.layout ? table.layout.droppedIndexes.map((i) => columns[i]!.header).filter((header) => header !== table.groupedBy?.column) : [];
     if (dropped.length && !table.blocks) {
       const named = `(${dropped.join(', ')} hidden to fit the window; --wide shows all)`;
       this.info(named.length <= this.terminalWidth ? named : `(${dropped.length} columns hidden to fit the window; --wide shows all)`);
@@ -242,17 +251,23 @@ export class Output {
       table.layout = layout;
       await this.write(renderTable(layoutColumns, [], layout, style, true));
     }
-    const group = table.groupedBy === undefined ? -1 : columns.findIndex((c) => c.header === table.groupedBy);
-    if (group < 0 || !table.layout.droppedIndexes.includes(group)) {
+    const grouping = table.groupedBy;
+    const group = grouping ? columns.findIndex((c) => c.header === grouping.column) : -1;
+    if (!grouping || group < 0 || !table.layout.droppedIndexes.includes(group)) {
       await this.write(renderTable(layoutColumns, cells, table.layout, style, false));
     } else {
-      // The grouping column is hidden: its value heads each group instead (cells are already terminal-safe).
+      // The grouping column is hidden: each group's heading on a line of its own instead.
       const { fitWidth } = await import('./text-width.js');
       let text = '';
-      for (const [k, row] of cells.entries()) {
-        const value = row[group]!;
-        if (value !== table.group) text += `${table.group === undefined ? '' : '\n'}${style.bold(fitWidth(value || '(untitled)', this.terminalWidth))}\n`;
-        table.group = value;
+      for (const [k, row] of rows.entries()) {
+        const key = grouping.key(row);
+        if (key !== table.group) {
+          const heading = grouping.heading(row);
+          const id = cell(heading.id);
+          const what = fitWidth(cell(heading.text), Math.max(10, this.terminalWidth - id.length - 3));
+          text += `${table.group === undefined ? '' : '\n'}${style.bold(what)} · ${id}\n`;
+        }
+        table.group = key;
         text += renderTable(layoutColumns, [cells[k]!], table.layout, style, false);
       }
       await this.write(text);
@@ -383,8 +398,8 @@ interface TableState {
   /** Rows print as label: value blocks (--plain, or a terminal too narrow for a table). */
   blocks?: boolean;
   printed?: number;
-  /** ListOptions.groupedBy, and the value of the group printed last. */
-  groupedBy?: string;
+  /** ListOptions.groupedBy, and the key of the group printed last. */
+  groupedBy?: GroupedBy<any>;
   group?: string;
 }
 

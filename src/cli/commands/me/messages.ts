@@ -18,8 +18,8 @@ export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> 
   }
   const client = await ctx.client();
   const rows = client.paginate('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal, shape: MESSAGE });
-  const { messageColumns } = await import('../../messages/message-columns.js');
-  await ctx.out.list(rows, messageColumns(ctx.out.mode, MESSAGE_COLUMNS), { empty: 'No messages.', noun: 'messages', groupedBy: opts.groupBy === 'conversation' ? 'conversation' : undefined });
+  const { byConversation, messageColumns } = await import('../../messages/message-columns.js');
+  await ctx.out.list(rows, messageColumns(ctx.out.mode, MESSAGE_COLUMNS), { empty: 'No messages.', noun: 'messages', groupedBy: opts.groupBy === 'conversation' ? byConversation : undefined });
 }
 
 /** Returns the `me messages` command, which `me messages get` hangs under. */
