@@ -49,6 +49,19 @@ async function draft(name: string, n: number) {
 const interactive = (args: string[], prompter: Prompter) => msgctl(args, { env: env(), tty: true, services: { prompter } });
 
 describe('campaigns start asks first, with the count', () => {
+  it('a draft with no recipients is refused before the question (exit 6, as the service would), with how to add them', async () => {
+    const [campaign] = await ok(['campaigns', 'create', '--name', 'Nobody yet', '--body', 'Hi', '--channel', 'sms']);
+    const { prompter, asked } = answering(true);
+    const r = await interactive(['campaigns', 'start', campaign.id], prompter);
+    expect(asked).toHaveLength(0);
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toContain(`Campaign "Nobody yet" (${campaign.id}) has no recipients yet`);
+    expect(r.stderr).toContain(`msgctl campaigns recipients add ${campaign.id} --csv FILE`);
+    expect(status(campaign.id)).toBe('draft');
+    // Without a terminal (--yes), the service says the same with the same code.
+    expect((await msgctl(['campaigns', 'start', campaign.id, '--yes'], { env: env() })).exitCode).toBe(6);
+  });
+
   it('on a terminal: names the campaign, how many it texts and from which number; "no" changes nothing, exit 2', async () => {
     const id = await draft('Flu shots', 3);
     const { prompter, asked } = answering(false);

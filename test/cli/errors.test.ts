@@ -87,6 +87,9 @@ describe('send errors map to exit codes', () => {
   it('patient_opted_out → 6 for sms to a patient who replied STOP, with a hint', async () => {
     const r = await expectRefused(['send', '--to', patient('Olive').id, '--channel', 'sms', 'x'], 6, 'patient_opted_out');
     expect(r.stderr).toMatch(/hint: .*STOP/);
+    // Right also when the patient has no email, or the send was already secure: never "use --channel secure" alone.
+    expect(r.stderr).toContain('A secure message goes by email to a patient who has one');
+    expect(r.stderr).toContain('msgctl patients update ID --email ADDRESS');
   });
 
   it('with --json the problem is one JSON line on stderr', async () => {

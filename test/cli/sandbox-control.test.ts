@@ -37,6 +37,18 @@ describe('msgctl sandbox reply refuses before sending', () => {
   });
 });
 
+describe('msgctl sandbox reply says where to read the reply', () => {
+  it('names a command that shows the reply, and with an API key that command works as written', async () => {
+    const r = await msgctl(['sandbox', 'reply', '--from', '+15555550123', 'Reply the hint finds'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const named = /read it with `msgctl ([^`]+)`/.exec(r.stderr)?.[1];
+    expect(named).toBe('messages list --after 1h');
+    const listed = await msgctl([...named!.split(' '), '--json'], { env: { ...env(), MSGCTL_API_KEY: sandbox.current.credentials.api_key } });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('Reply the hint finds');
+  });
+});
+
 describe('msgctl sandbox faults add refuses flags that describe no fault or two', () => {
   it.each([
     [[], /exactly one of --status, --reset or --hold/],

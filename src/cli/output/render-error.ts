@@ -153,7 +153,7 @@ function hintFor(err: ApiError, source: string | null): string | null {
     case 'invalid_query':
       return `fix the -q query at the position above; the search language is in ${docPath('search-language.md')}.`;
     case 'patient_opted_out':
-      return 'the patient replied STOP; use --channel secure (by email) or wait for START.';
+      return 'the patient replied STOP to this number. A secure message goes by email to a patient who has one (--channel secure; add one with `msgctl patients update ID --email ADDRESS`), or wait until they text START.';
     default:
       return null;
   }

@@ -54,7 +54,7 @@ export async function sendReply(ctx: Context, input: ReplyInput): Promise<void> 
     { header: 'body', value: (r) => r.body, flex: true },
     { header: 'created_at', value: (r) => r.created_at, time: true },
   ]);
-  ctx.out.info(`The sandbox received the patient's text; read it with \`msgctl messages list\` (conversation on ${receipt.to}).`);
+  ctx.out.info(`The sandbox received the patient's text; read it with \`msgctl messages list --after 1h\` (conversation on ${receipt.to}).`);
 }
 
 /** The running sandbox's first clinic number (Front Desk), from its seeded credentials. */

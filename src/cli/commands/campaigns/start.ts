@@ -7,6 +7,8 @@ import { ARGS, describeArguments, examples, type Act, formatOptions } from '../k
 import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
 import { shellWord } from '../../util/shell-word.js';
 import { cell } from '../../output/terminal-text.js';
+import { CliError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
 
 export interface CampaignsStartOptions {
   id: string;
@@ -24,8 +26,17 @@ export async function run(ctx: Context, opts: CampaignsStartOptions): Promise<vo
   ctx.out.info(`Campaign ${cell(campaign.id)} is running. Follow it with: msgctl campaigns watch ${shellWord(cell(campaign.id))}`);
 }
 
-/** Who gets what, and how: the count is the recipients still pending (all of them for a draft). */
+/**
+ * Who gets what, and how: the count is the recipients still pending (all of them for a draft).
+ * A draft with nobody to send to is refused here, before the question: a "yes" would only meet
+ * the service's 422 (the same exit code, 6).
+ */
 function startQuestion(campaign: Campaign): string {
+  if (campaign.status === 'draft' && campaign.counts.pending === 0) {
+    throw new CliError(`Campaign ${campaignLabel(campaign)} has no recipients yet: starting it would send nothing.`, ExitCode.Validation, [
+      `Add them first: msgctl campaigns recipients add ${shellWord(cell(campaign.id))} --csv FILE (or --patient ID)`,
+    ]);
+  }
   const verb = campaign.status === 'paused' ? 'Resume' : 'Start';
   const who = recipientCount(campaign.counts.pending);
   const how =
