@@ -84,6 +84,8 @@ describe('ambiguous dates are never guessed', () => {
     const r = await msgctl(['patients', 'update', created.id, '--dob', '4/5/1950'], { env: sandboxEnv(sandbox.current) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('ambiguous');
+    // The ways out once, in the hint, not again in the message.
+    expect(r.stderr.split('--day-first').length - 1).toBe(1);
     expect(db().patients.get(created.id)!.date_of_birth).toBe('1950-01-01');
     const ok = await msgctl(['patients', 'update', created.id, '--dob', '4/5/1950', '--day-first', '--json'], { env: sandboxEnv(sandbox.current) });
     expect(jsonLines(ok.stdout)[0].date_of_birth).toBe('1950-05-04');

@@ -24,7 +24,8 @@ export type DateOrder = 'day-first' | 'month-first';
 export const DATE_ORDERS: readonly DateOrder[] = ['day-first', 'month-first'];
 
 /** The reason given for a date both orders could read (row reports add no value, see csv/patient-rows.ts). */
-export const AMBIGUOUS_DATE = 'ambiguous date: day and month could be either way round (say which with --day-first or --month-first)';
+/** Every error that shows it also gives DATE_ORDER_HINTS (date-order.ts): the ways out are said once. */
+export const AMBIGUOUS_DATE = 'ambiguous date: day and month could be either way round';
 
 export interface DateOptions {
   /** Reject dates after today (birth dates). Also makes two-digit years resolve into the past. */
