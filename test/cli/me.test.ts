@@ -211,6 +211,13 @@ describe('msgctl me (CLI)', () => {
     expect(future.stdout).toBe('');
     const bad = await msgctl(['me', 'messages', '--after', 'last week'], { env: cliEnv() });
     expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--after "last week" is not a time');
+    // The forms messages list takes: an age, yesterday.
+    for (const after of ['7d', 'yesterday']) {
+      const recent = await msgctl(['me', 'messages', '--after', after, '--json'], { env: cliEnv() });
+      expect(recent.exitCode, recent.stderr).toBe(0);
+      expect(jsonLines(recent.stdout).length, after).toBeGreaterThan(0);
+    }
   });
 
   it('grouped by conversation on an 80-column terminal, which hides the conversation column, each conversation heads its rows', async () => {

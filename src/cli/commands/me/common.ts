@@ -12,8 +12,6 @@ export const MESSAGE_COLUMNS: Column<Message>[] = [
   { header: 'body', value: (m) => m.body, flex: true },
 ];
 
-/** RFC 3339 or YYYY-MM-DD; the service decides the rest (time zone, validity). */
-export const AFTER_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
 
 /** BODY, or `-` / nothing with the text on stdin; checked against the 1,600-character limit before sending. */
 export async function readBody(ctx: Context, bodyArg: string | undefined): Promise<string> {

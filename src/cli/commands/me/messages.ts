@@ -2,9 +2,9 @@
 import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { allOption, wideOption, choices, examples, limitOption, listLimit, type Act, type ListFlags, formatOptions } from '../kit.js';
-import { AFTER_RE, MESSAGE_COLUMNS } from './common.js';
+import { MESSAGE_COLUMNS } from './common.js';
+import { TIME_HELP } from '../messages/list.js';
 import { MESSAGE } from '../../api/shapes.js';
 
 export interface MeMessagesOptions extends ListFlags {
@@ -13,11 +13,11 @@ export interface MeMessagesOptions extends ListFlags {
 }
 
 export async function run(ctx: Context, opts: MeMessagesOptions): Promise<void> {
-  if (opts.after !== undefined && !AFTER_RE.test(opts.after)) {
-    throw new UsageError(`--after must be an RFC 3339 time or a YYYY-MM-DD date (got "${opts.after}").`);
-  }
+  // The same forms as messages list's --after (7d, yesterday, a date, an instant), checked before sending.
+  const { parseTimeFlag } = await import('../../messages/time-flags.js');
+  const after = opts.after === undefined ? undefined : parseTimeFlag('--after', opts.after);
   const client = await ctx.client();
-  const rows = client.paginate('/me/messages', { after: opts.after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal, shape: MESSAGE });
+  const rows = client.paginate('/me/messages', { after, group_by: opts.groupBy }, { limit: listLimit(opts), signal: ctx.signal, shape: MESSAGE });
   const { byConversation, messageColumns } = await import('../../messages/message-columns.js');
   await ctx.out.list(rows, messageColumns(ctx.out.mode, MESSAGE_COLUMNS), { empty: 'No messages.', noun: 'messages', groupedBy: opts.groupBy === 'conversation' ? byConversation : undefined });
 }
@@ -27,7 +27,7 @@ export function register(me: Command, act: Act, runF: typeof run = run): Command
   const messages = me
     .command('messages')
     .description('Messages in your patient conversations and team chats, oldest first (GET /me/messages); marks nothing read')
-    .option('--after <time>', 'only messages at or after this RFC 3339 time or date (midnight in the organization\'s time zone)')
+    .option('--after <time>', `only messages at or after this time: ${TIME_HELP}`)
     .option('--group-by <how>', 'conversation: each chat\'s messages together, most recently active chat first', choices(['conversation']))
     .addOption(limitOption('print at most this many'))
     .addOption(allOption('print every message (all pages)'))

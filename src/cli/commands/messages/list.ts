@@ -7,7 +7,8 @@ import { allOption, wideOption, choices, examples, limitOption, nonNegativeNumbe
 
 export type MessagesListOptions = MessageListFlags;
 
-const TIME_HELP = 'RFC 3339 time, YYYY-MM-DD (midnight in the organization\'s time zone), today, yesterday, or an age like 24h, 7d';
+/** What --after and --before take (messages/time-flags.ts reads them); `me messages --after` too. */
+export const TIME_HELP = 'RFC 3339 time, YYYY-MM-DD (midnight in the organization\'s time zone), today, yesterday, or an age like 24h, 7d';
 
 export async function run(ctx: Context, opts: MessagesListOptions): Promise<number | void> {
   const { listMessages } = await import('../../messages/message-list.js');
