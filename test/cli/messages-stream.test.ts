@@ -206,6 +206,36 @@ describe('messages list --follow', () => {
     expect(jsonLines<{ id: string }>(follow.stdout).map((m) => m.id)).toEqual(inOrder.map((m) => m.id));
   });
 
+  it('reads top to bottom in time, as tail -f: the newest --limit in range oldest first (or all of it with --all), then what arrives; an --order given is kept', async () => {
+    const since = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const inRange = () => jsonLines<{ id: string; created_at: string }>(follow.stdout);
+    const byTime = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1);
+    let follow = startInProcess(['messages', 'list', '--after', since, '--limit', '5', '--follow', '--interval', '0.2', '--json'], { env: env() });
+    running.push(follow);
+    await follow.waitForLines(5);
+    const newestFive = jsonLines<{ id: string; created_at: string }>((await msgctl(['messages', 'list', '--after', since, '--limit', '5', '--json'], { env: env() })).stdout);
+    expect(inRange().map((m) => m.id)).toEqual([...newestFive].reverse().map((m) => m.id));
+    const sent = sendOne(21);
+    await follow.waitForLines(6);
+    expect(inRange()[5]!.id).toBe(sent.id);
+    expect(await follow.stop('SIGINT')).toBe(0);
+
+    follow = startInProcess(['messages', 'list', '--after', since, '--all', '--follow', '--interval', '0.2', '--json'], { env: env() });
+    running.push(follow);
+    const all = [...existingIds()].filter((id) => sandbox.current.sb.db.messages.get(id)!.created_at >= since).length;
+    await follow.waitForLines(all);
+    const printed = inRange();
+    expect(printed).toEqual([...printed].sort(byTime));
+    expect(await follow.stop('SIGINT')).toBe(0);
+
+    follow = startInProcess(['messages', 'list', '--after', since, '--limit', '3', '--order', 'desc', '--follow', '--interval', '0.2', '--json'], { env: env() });
+    running.push(follow);
+    await follow.waitForLines(3);
+    const newestThree = jsonLines<{ id: string }>((await msgctl(['messages', 'list', '--after', since, '--limit', '3', '--json'], { env: env() })).stdout);
+    expect(inRange().map((m) => m.id)).toEqual(newestThree.map((m) => m.id));
+    expect(await follow.stop('SIGINT')).toBe(0);
+  });
+
   it('a non-transient error still ends the command', async () => {
     const follow = startInProcess(['messages', 'list', '--after', 'now', '--follow', '--interval', '0.2', '-q', 'from:('], { env: env() });
     running.push(follow);

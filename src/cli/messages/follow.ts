@@ -1,7 +1,7 @@
 /**
- * `messages list --follow`: the requested list first, then every message
- * created after the command started, oldest first, each printed once, until
- * Ctrl-C (exit 0: stopping is how a follow ends).
+ * `messages list --follow`: the requested list first (oldest first unless --order says
+ * otherwise: initialPages), then every message created after the command started, oldest
+ * first, each printed once, until Ctrl-C (exit 0: stopping is how a follow ends).
  *
  * How "once" holds without remembering every id: a high-water mark, the
  * newest created_at seen, plus the ids seen at exactly that time. Each poll
@@ -73,11 +73,10 @@ export async function followMessages(
     const newest = probe[0];
     for (const m of probe) if (newest && m.created_at === newest.created_at) mark.take(m);
 
-    const initial = client.paginate('/patient-messages', query, { limit: options.limit, signal: ctx.signal, shape: MESSAGE });
     // One stream, so a terminal table has one header and its columns line up from the list into the follow.
     await ctx.out.list(
       flattenPages(async function* () {
-        for await (const page of initial[PAGES]()) {
+        for await (const page of initialPages(ctx, client, query, options.limit)) {
           // Messages that arrived since the probe are printed here: move the mark past them so the polls skip them.
           for (const m of page) mark.take(m);
           yield page;
@@ -92,6 +91,23 @@ export async function followMessages(
     if (ctx.signal.aborted) return 0;
     throw err;
   }
+}
+
+/**
+ * The list before the follow part. Without --order it reads as `tail -f` does, oldest at the top
+ * and new messages arriving below: the newest `limit` in range, asked for newest first (as without
+ * --follow) and printed oldest first (at most `limit` kept to turn round), or with --all the whole
+ * range oldest first. Newest first on top of new ones appended below read out of order. An --order
+ * given is kept as given.
+ */
+async function* initialPages(ctx: Context, client: ApiClient, query: Query, limit: number | undefined): AsyncGenerator<Message[]> {
+  if (query.order !== undefined || limit === undefined) {
+    yield* client.paginate('/patient-messages', { ...query, order: query.order ?? 'asc' }, { limit, signal: ctx.signal, shape: MESSAGE })[PAGES]();
+    return;
+  }
+  const newest: Message[] = [];
+  for await (const m of client.paginate('/patient-messages', { ...query, order: 'desc' }, { limit, signal: ctx.signal, shape: MESSAGE })) newest.push(m);
+  if (newest.length) yield newest.reverse();
 }
 
 async function* newMessages(ctx: Context, client: ApiClient, query: Query, mark: HighWaterMark, options: FollowOptions): AsyncGenerator<Message[]> {
