@@ -30,8 +30,12 @@ describe('msgctl patients create: create or match', () => {
     const before = { ...patient('Grace') };
     const { patient: p, r } = await create('--first-name', 'Other', '--last-name', 'Name', '--phone', '555 555 0123', '--mrn', 'A-1002');
     expect(p).toMatchObject({ id: before.id, matched_by: 'mrn', first_name: 'Grace' });
-    expect(r.stderr).toMatch(/Matched existing patient by mrn/);
+    // Another person's record: a warning that names both, not a quiet note.
+    expect(r.stderr).toContain(`warning: no patient was created: the mrn given belongs to Grace ${before.last_name} (${before.id}), not Other Name; that record was not changed.`);
     expect(patient('Grace')).toEqual(before);
+    // The same person found again is the quiet note.
+    const same = await create('--first-name', 'grace', '--last-name', before.last_name!, '--mrn', 'A-1002', '--phone', '555 555 0123');
+    expect(same.r.stderr).toBe('Matched existing patient by mrn; the record was not changed.\n');
   });
 
   it('matches by phone when no MRN is given', async () => {

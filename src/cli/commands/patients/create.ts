@@ -19,7 +19,14 @@ export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<vo
   const client = await ctx.client();
   const response = await client.request('POST', '/patients', { body: input, idempotencyKey: key, signal: ctx.signal, shape: PATIENT });
   const patient = response.data;
-  if (patient.matched_by) ctx.out.info(`Matched existing patient by ${cell(patient.matched_by)}; the record was not changed.`);
+  if (patient.matched_by) {
+    const given = `${input.first_name} ${input.last_name}`;
+    const found = `${patient.first_name} ${patient.last_name}`;
+    // A family's shared phone, or a typo in an MRN, finds another person: say so louder than a note.
+    if (given.trim().toLowerCase() !== found.trim().toLowerCase()) {
+      ctx.out.warn(`no patient was created: the ${cell(patient.matched_by)} given belongs to ${cell(found)} (${cell(patient.id)}), not ${cell(given)}; that record was not changed.`);
+    } else ctx.out.info(`Matched existing patient by ${cell(patient.matched_by)}; the record was not changed.`);
+  }
   await ctx.out.resource(patient, patientFields);
 }
 
