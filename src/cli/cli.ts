@@ -80,7 +80,8 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     // Errors are not laid out as help is; they quote the command line, which may carry outside text
     // (a script passes what it read), so they are escaped like data, as renderError escapes every other
     // error. With --json, a usage error is a problem object on one stderr line like every other error.
-    outputError: (s: string) => {
+    outputError: (given: string) => {
+      const s = given.replace(/^(error: too many arguments[^\n]*?)\.?(\n|$)/, (_, line: string, end: string) => `${line}${jsonWordNote(givenArgv)}.${end}`);
       if (!json) return void io.stderr.write(terminalSafe(s, { keepLines: true }));
       const detail = s.replace(/^error:\s*/i, '').trim();
       jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
@@ -155,6 +156,17 @@ export function jsonFlagValues(argv: readonly string[]): string[] {
     } else out[i] = '--json=';
   }
   return out;
+}
+
+/**
+ * When the word after `--json` stayed an argument (it does not read as a field list: `Body`,
+ * `conversation.title`) and so made one too many, a note that says so; '' otherwise.
+ */
+function jsonWordNote(argv: readonly string[]): string {
+  const at = argv.indexOf('--json');
+  const word = at >= 0 ? argv[at + 1] : undefined;
+  if (word === undefined || word.startsWith('-') || jsonFlagValues(argv).includes(`--json=${word}`)) return '';
+  return ` ("${word}" after --json was read as an argument: a field list there is lower-case names and commas, as --json id,body; --json=${word} always takes it as the list)`;
 }
 
 function firstCommandIndex(argv: readonly string[]): number {

@@ -85,6 +85,20 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(sandbox.current.testing.requests().length).toBe(before);
   });
 
+  it('a word after --json that is not a field list, left as one argument too many, is named as such', async () => {
+    const r = await msgctl(['patients', 'list', '--json', 'First_Name'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    const [problem] = jsonLines(r.stderr);
+    expect(problem.code).toBe('usage_error');
+    expect(problem.detail).toContain('too many arguments');
+    expect(problem.detail).toContain('"First_Name" after --json was read as an argument');
+    expect(problem.detail).toContain('--json=First_Name always takes it as the list');
+    // Another surplus argument gets no such note.
+    const other = await msgctl(['patients', 'list', 'extra'], { env: env() });
+    expect(other.stderr).toContain('too many arguments');
+    expect(other.stderr).not.toContain('after --json');
+  });
+
   it('--jq runs jq itself on each record; strings print raw', async () => {
     const r = await msgctl(['patients', 'list', '--all', '--jq', 'select(.first_name == "Zoë") | .first_name + " " + .last_name'], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);
