@@ -128,8 +128,9 @@ function networkFix(code: string, base: URL, proxy: string | null): string {
   return 'check the base URL, the network and the proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)';
 }
 
-export function clockCheck(clock: Reachability['clock']): CheckResult {
-  if (!clock) return { check: 'clock', status: 'skip', detail: 'the service sent no Date header to compare with' };
+/** `answered`: the network check got an answer (a missing clock is then a missing Date header). */
+export function clockCheck(clock: Reachability['clock'], answered = true): CheckResult {
+  if (!clock) return { check: 'clock', status: 'skip', detail: answered ? 'the service sent no Date header to compare with' : 'nothing to compare with: the service could not be reached (network, above)' };
   // The Date header has whole seconds.
   const skew = Math.round((clock.local - clock.service) / 1000);
   const detail = skew === 0 ? 'this machine agrees with the service to the second' : `this machine is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service`;

@@ -18,7 +18,7 @@ export async function runDoctor(ctx: Context): Promise<number> {
     guarded('folders', () => foldersCheck(ctx)),
   ]);
   const credential = await guarded('credential', () => credentialCheck(ctx));
-  const results: CheckResult[] = [nodeCheck(), scheduler, keychain, credential, network.result, clockCheck(network.clock), folders];
+  const results: CheckResult[] = [nodeCheck(), scheduler, keychain, credential, network.result, clockCheck(network.clock, network.result.status !== 'fail'), folders];
   await print(ctx, results);
   const failed = results.filter((r) => r.status === 'fail').length;
   if (ctx.out.mode !== 'json') {
