@@ -165,8 +165,11 @@ export function jsonFlagValues(argv: readonly string[]): string[] {
 function jsonWordNote(argv: readonly string[]): string {
   const at = argv.indexOf('--json');
   const word = at >= 0 ? argv[at + 1] : undefined;
-  if (word === undefined || word.startsWith('-') || jsonFlagValues(argv).includes(`--json=${word}`)) return '';
-  return ` ("${word}" after --json was read as an argument: a field list there is lower-case names and commas, as --json id,body; --json=${word} always takes it as the list)`;
+  // Only where --json could take a field list (after the command word), and only for a word that
+  // reads as field names written another way (First_Name, conversation.title), never an id.
+  if (word === undefined || at < firstCommandIndex(argv) || !/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(word) || jsonFlagValues(argv).includes(`--json=${word}`)) return '';
+  const way = word.includes('.') ? `--json takes top-level fields; for a nested one use --jq '.${word.split(',')[0]}'` : `field lists are lower-case names and commas, as --json ${word.toLowerCase()}`;
+  return ` ("${word}" after --json was read as an argument: ${way})`;
 }
 
 function firstCommandIndex(argv: readonly string[]): number {

@@ -35,6 +35,11 @@ describe('a damaged stored credential', () => {
     expect(r.stderr).toContain('msgctl --profile work login');
     expect(r.stderr + r.stdout).not.toContain(REFRESH);
     expect(sandbox.current.testing.requests().length).toBe(before);
+    // doctor gives the same way out, not the advice for a keychain it cannot read.
+    const doctor = await msgctl(['doctor'], { env });
+    const line = doctor.stdout.split('\n').find((l) => l.split('\t')[1] === 'credential')!;
+    expect(line).toMatch(/^fail\tcredential\t.*is damaged.*\tStore it again: msgctl --profile work auth set-key, or msgctl --profile work login\.$/);
+    expect(doctor.stdout + doctor.stderr).not.toContain(REFRESH);
   });
 
   it('`logout` still removes it', async () => {

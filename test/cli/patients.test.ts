@@ -31,11 +31,11 @@ describe('msgctl patients create: create or match', () => {
     const { patient: p, r } = await create('--first-name', 'Other', '--last-name', 'Name', '--phone', '555 555 0123', '--mrn', 'A-1002');
     expect(p).toMatchObject({ id: before.id, matched_by: 'mrn', first_name: 'Grace' });
     // Another person's record: a warning that names both, not a quiet note.
-    expect(r.stderr).toContain(`warning: no patient was created: the mrn given belongs to Grace ${before.last_name} (${before.id}), not Other Name; that record was not changed.`);
+    expect(r.stderr).toContain(`warning: no patient was created: the MRN given belongs to Grace ${before.last_name} (${before.id}), not Other Name; that record was not changed.`);
     expect(patient('Grace')).toEqual(before);
     // The same person found again is the quiet note.
-    const same = await create('--first-name', 'grace', '--last-name', before.last_name!, '--mrn', 'A-1002', '--phone', '555 555 0123');
-    expect(same.r.stderr).toBe('Matched existing patient by mrn; the record was not changed.\n');
+    const same = await create('--first-name', ' GRÂCE ', '--last-name', before.last_name!, '--mrn', 'A-1002', '--phone', '555 555 0123');
+    expect(same.r.stderr).toBe('Matched existing patient by MRN; the record was not changed.\n');
   });
 
   it('matches by phone when no MRN is given', async () => {

@@ -91,12 +91,18 @@ describe('--json FIELDS, --jq and --template', () => {
     const [problem] = jsonLines(r.stderr);
     expect(problem.code).toBe('usage_error');
     expect(problem.detail).toContain('too many arguments');
-    expect(problem.detail).toContain('"First_Name" after --json was read as an argument');
-    expect(problem.detail).toContain('--json=First_Name always takes it as the list');
-    // Another surplus argument gets no such note.
+    expect(problem.detail).toContain('"First_Name" after --json was read as an argument: field lists are lower-case names and commas, as --json first_name');
+    // What it suggests works.
+    expect((await msgctl(['patients', 'list', '--json', 'first_name'], { env: env() })).exitCode).toBe(0);
+    const nested = await msgctl(['messages', 'list', '--after', '7d', '--json', 'conversation.title'], { env: env() });
+    expect(jsonLines(nested.stderr)[0].detail).toContain("for a nested one use --jq '.conversation.title'");
+    // Another surplus argument gets no such note, nor does a --json before the command word.
     const other = await msgctl(['patients', 'list', 'extra'], { env: env() });
     expect(other.stderr).toContain('too many arguments');
     expect(other.stderr).not.toContain('after --json');
+    const before = await msgctl(['--json', 'patients', 'list', 'extra'], { env: env() });
+    expect(before.exitCode).toBe(2);
+    expect(before.stderr).not.toContain('after --json');
   });
 
   it('--jq runs jq itself on each record; strings print raw', async () => {
@@ -116,11 +122,22 @@ describe('--json FIELDS, --jq and --template', () => {
     const tsv = await withPageCap(sandbox.current, 2, () => msgctl(['patients', 'list', '--all', '--jq', '[.id, null] | @tsv # id, then an empty field'], { env: env() }));
     expect(tsv.exitCode, tsv.stderr).toBe(0);
     expect(tsv.stdout).toBe(all.map((p) => `${p.id}\t\n`).join(''));
+    // A comment ending in a backslash (jq carries it onto the next line) still works.
+    expect((await msgctl(['org', '--jq', '.name # the name \\'], { env: env() })).stdout).toBe('Riverside Family Clinic\n');
     const padded = await msgctl(['org', '--jq', '"  " + .name + "  "'], { env: env() });
     expect(padded.stdout).toBe('  Riverside Family Clinic  \n');
     const nothing = await msgctl(['patients', 'list', '--jq', 'empty'], { env: env() });
     expect(nothing.exitCode, nothing.stderr).toBe(0);
     expect(nothing.stdout).toBe('');
+  });
+
+  it('a jq program that stops on an error is exit 1, for a single record as for a list', async () => {
+    const one = await msgctl(['org', '--jq', 'error("stop here")'], { env: env() });
+    expect(one.exitCode).toBe(1);
+    expect(one.stderr).toContain('stop here');
+    expect(one.stderr).toContain('jq stopped on an error');
+    const list = await msgctl(['patients', 'list', '--jq', 'error("stop here")'], { env: env() });
+    expect(list.exitCode).toBe(1);
   });
 
   it('an invalid jq program is exit 2 with jq\'s own message, and nothing is sent', async () => {

@@ -147,8 +147,9 @@ export async function credentialCheck(ctx: Context): Promise<CheckResult> {
   const resolved = await ctx.credential().catch((err: Error) => err);
   if (resolved instanceof Error) {
     // A profile that does not exist: the profiles there are, and how to make it (its own hints).
-    const { UsageError } = await import('../errors.js');
-    if (resolved instanceof UsageError) return { check, status: 'fail', detail: resolved.message, fix: resolved.hints.join(' ') };
+    // A damaged stored credential: store it again (its own hints too).
+    const { CliError } = await import('../errors.js');
+    if (resolved instanceof CliError && resolved.hints.length) return { check, status: 'fail', detail: resolved.message, fix: resolved.hints.join(' ') };
     return { check, status: 'fail', detail: resolved.message, fix: 'set MSGCTL_API_KEY, or store the credential again with --insecure-storage' };
   }
   const name = await ctx.profileName();

@@ -14,7 +14,6 @@ import { formatCalendarDate, parseCalendarDate, parseRfc3339 } from '../../contr
 const AGE = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?|w|weeks?)(\s+ago)?$/i;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-
 /** The query value for a time flag, or a UsageError that names the flag and says what is accepted. */
 export function parseTimeFlag(flag: string, raw: string, now: Date = new Date()): string {
   const text = raw.trim();

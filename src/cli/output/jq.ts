@@ -27,11 +27,14 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   // jq-wasm trims what jq printed, which took the whitespace off the first and last line of
   // every page (a `@tsv` row ending in an empty field lost its tab). So the program prints a
   // line no record can print before and after each record's output, and those lines are taken
-  // out again: what is left is jq's output byte for byte. The newline before `)` ends a comment
-  // the expression may end with.
+  // out again: what is left is jq's output byte for byte (but for the last record of a page that
+  // stops on an error, whose last line jq-wasm still trims). Two newlines before `)`: the first
+  // ends a comment the expression may end with, and a comment ending in `\` takes the next line too.
   const sentinel = `msgctl-jq-${globalThis.crypto.randomUUID()}`;
   const line = `${sentinel}\n`;
-  const wrapped = `${JSON.stringify(sentinel)}, (${expression}\n), ${JSON.stringify(sentinel)}`;
+  const wrapped = `${JSON.stringify(sentinel)}, (${expression}\n\n), ${JSON.stringify(sentinel)}`;
+  const wrappedCheck = jq.raw('null', wrapped, FLAGS);
+  if (wrappedCheck.exitCode === COMPILE_ERROR) throw new UsageError(`--jq: this expression cannot be run as msgctl runs it (one record at a time): ${wrappedCheck.stderr.trim()}`);
   return {
     run(input) {
       const result = jq.raw(input, wrapped, FLAGS);

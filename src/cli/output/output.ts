@@ -323,12 +323,17 @@ export class Output {
     this.paging = pager;
   }
 
-  /** After the command: waits for the pager to exit, then says what was held back meanwhile. */
+  /**
+   * After the command: waits for the pager to exit, then says what was held back meanwhile; a jq
+   * program that stopped on an error ends the command with 1 (lists check as they end; a single
+   * record, `org --jq 'error("x")'`, exited 0).
+   */
   async finish(): Promise<void> {
     const paging = this.paging;
     this.paging = null;
     if (paging) await paging.close();
     for (const line of this.held.splice(0)) this.stderr.write(line);
+    this.records?.finish();
   }
 
   /** Progress of long work on stderr, in the one style (progress.ts); nothing with --quiet. */

@@ -160,10 +160,6 @@ function hintFor(err: ApiError, source: string | null): string | null {
 }
 
 /**
- * A 5xx or 429 that outlasted the retries: say they happened, and how to try again without
- * risk (a write's Idempotency-Key again: the service does it at most once).
- */
-/**
  * After retries that all failed: how many, and, where the command can send the same
  * Idempotency-Key again, how (the re-run is then done at most once). Only there: `imports
  * create`'s --idempotency-key is a seed its chunk keys come from, and `campaigns recipients add`

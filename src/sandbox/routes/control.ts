@@ -9,8 +9,11 @@ import { ProblemError } from '../problem.js';
 import { fieldsOf } from '../http/body-shape.js';
 import { checkControlRequest } from '../http/control.js';
 
-/** The last moment an RFC 3339 timestamp (four-digit year) can name. */
-const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/**
+ * How far the clock may be moved: a year short of the last moment an RFC 3339 timestamp (a
+ * four-digit year) can name, since the clock goes on running after the move.
+ */
+const LATEST_MS = Date.UTC(9999, 0, 1);
 
 export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext): void {
   app.post('/_sandbox/clock', async (request) => {
@@ -22,8 +25,8 @@ export function registerControlRoutes(app: FastifyInstance, sb: SandboxContext):
     }
     // Past the year 9999 no timestamp is RFC 3339 (and past ~275,760 no Date exists): every write
     // after such a move answered 500 until a restart.
-    if (sb.clock.now() + seconds * 1000 > LATEST_MS) {
-      throw new ProblemError(400, 'invalid_request', `advance_seconds would move the clock past ${new Date(LATEST_MS).toISOString()}; the sandbox's times stay RFC 3339.`);
+    if (seconds > 0 && sb.clock.now() + seconds * 1000 > LATEST_MS) {
+      throw new ProblemError(400, 'invalid_request', `advance_seconds would move the clock past ${new Date(LATEST_MS).toISOString()}, the latest it goes; the sandbox's times stay RFC 3339.`);
     }
     sb.clock.advance(seconds * 1000);
     return { now: sb.clock.iso() };

@@ -12,7 +12,6 @@ export const MESSAGE_COLUMNS: Column<Message>[] = [
   { header: 'body', value: (m) => m.body, flex: true },
 ];
 
-
 /** BODY, or `-` / nothing with the text on stdin; checked against the 1,600-character limit before sending. */
 export async function readBody(ctx: Context, bodyArg: string | undefined): Promise<string> {
   let body = bodyArg;

@@ -8,7 +8,7 @@ import { allOption, wideOption, choices, examples, limitOption, nonNegativeNumbe
 export type MessagesListOptions = MessageListFlags;
 
 /** What --after and --before take (messages/time-flags.ts reads them); `me messages --after` too. */
-export const TIME_HELP = 'RFC 3339 time, YYYY-MM-DD (midnight in the organization\'s time zone), today, yesterday, or an age like 24h, 7d';
+export const TIME_HELP = 'RFC 3339 time, YYYY-MM-DD (midnight in the organization\'s time zone), today, yesterday, now, or an age like 24h, 7d';
 
 export async function run(ctx: Context, opts: MessagesListOptions): Promise<number | void> {
   const { listMessages } = await import('../../messages/message-list.js');
@@ -18,11 +18,11 @@ export async function run(ctx: Context, opts: MessagesListOptions): Promise<numb
 export function register(messages: Command, act: Act, runF: typeof run = run): void {
   const list = messages
     .command('list')
-    .description('List messages across patient conversations, newest first (GET /patient-messages)')
+    .description('List messages across patient conversations, newest first; with --follow, oldest first as new ones arrive (GET /patient-messages)')
     .option('--after <time>', `messages at or after this time: ${TIME_HELP}`)
     .option('--before <time>', 'messages before this time (same forms as --after)')
     .option('--group-by <how>', 'message: one by one; conversation: each conversation\'s messages together', choices(['message', 'conversation']))
-    .option('--order <order>', 'desc (newest first, default) or asc', choices(['desc', 'asc']))
+    .option('--order <order>', 'desc (newest first; the default without --follow) or asc (oldest first; the default with it)', choices(['desc', 'asc']))
     .option('--patient <id>', 'only conversations with this patient (on any number)')
     .option('--conversation <id>', 'only this conversation')
     .option('-q, --query <query>', 'search: words, "phrases", from:, patient:, mrn:, phone:, is:unread, is:failed, -, OR (docs/search-language.md)')

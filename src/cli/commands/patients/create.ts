@@ -22,10 +22,13 @@ export async function run(ctx: Context, opts: PatientsCreateOptions): Promise<vo
   if (patient.matched_by) {
     const given = `${input.first_name} ${input.last_name}`;
     const found = `${patient.first_name} ${patient.last_name}`;
+    const by = patient.matched_by === 'mrn' ? 'MRN' : cell(patient.matched_by);
     // A family's shared phone, or a typo in an MRN, finds another person: say so louder than a note.
-    if (given.trim().toLowerCase() !== found.trim().toLowerCase()) {
-      ctx.out.warn(`no patient was created: the ${cell(patient.matched_by)} given belongs to ${cell(found)} (${cell(patient.id)}), not ${cell(given)}; that record was not changed.`);
-    } else ctx.out.info(`Matched existing patient by ${cell(patient.matched_by)}; the record was not changed.`);
+    // The same name written without its accents or with other spaces is the same person.
+    const plain = (name: string) => name.trim().replace(/\s+/g, ' ');
+    if (plain(given).localeCompare(plain(found), undefined, { sensitivity: 'base' }) !== 0) {
+      ctx.out.warn(`no patient was created: the ${by} given belongs to ${cell(found)} (${cell(patient.id)}), not ${cell(given)}; that record was not changed.`);
+    } else ctx.out.info(`Matched existing patient by ${by}; the record was not changed.`);
   }
   await ctx.out.resource(patient, patientFields);
 }
