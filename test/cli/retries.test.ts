@@ -122,6 +122,32 @@ describe('retries keep a send exactly-once', () => {
     expect(failed.stderr).not.toMatch(/Run the same command with --idempotency-key/);
   });
 
+  it('an attempt that timed out while the service still works on it: the retries wait for it (409 in progress) and it is sent once, exit 0', async () => {
+    sandbox.current.testing.injectFaults({ holdMs: 2500, method: 'POST', path: '/patient-messages' });
+    const r = await send('Held, then replayed', ['--timeout', '1', '--retries', '6', '--verbose']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('an earlier attempt with this key is still in progress');
+    expect(new Set(r.attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    expect(withBody('Held, then replayed')).toHaveLength(1);
+  });
+
+  it('a write whose connection broke after it was sent names the key that makes a re-run safe; that re-run sends once', async () => {
+    sandbox.current.testing.injectFaults(...[1, 2].map(() => ({ reset: true as const, method: 'POST', path: '/patient-messages' })));
+    const from = sandbox.current.testing.requests().length;
+    const env = sandboxEnv(sandbox.current);
+    const failed = await msgctl(['--retries', '1', 'send', '--to', ada().id, 'Reset twice'], { env });
+    expect(failed.exitCode).toBe(8);
+    const key = sandbox.current.testing.requests().slice(from).find((q) => q.method === 'POST')!.idempotencyKey!;
+    expect(failed.stderr).toContain(`The connection broke after the request was sent, so it may have been done all the same. Run the same command with --idempotency-key ${key} (the key it sent)`);
+    const again = await msgctl(['send', '--to', ada().id, 'Reset twice', '--idempotency-key', key], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(withBody('Reset twice')).toHaveLength(1);
+    // Nothing listening: nothing was sent, and no key is offered.
+    const refused = await msgctl(['--retries', '0', 'send', '--to', ada().id, 'Never sent'], { env: { ...env, MSGCTL_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(refused.exitCode).toBe(8);
+    expect(refused.stderr).not.toContain('--idempotency-key');
+  });
+
   it('--verbose logs every attempt and retry reason, never the key or the body', async () => {
     const body = 'Confidential lab result 4711';
     sandbox.current.testing.injectFaults({ status: 503, method: 'POST' }, { status: 429, retryAfter: 1, method: 'POST' });

@@ -171,6 +171,7 @@ export class ApiClient {
           ? `timed out after ${this.opts.timeoutMs / 1000}s`
           : `${code}: ${(err as Error).message}`;
         lastNetworkError = new NetworkError(`Could not reach ${url.host}: ${reason}`, code);
+        lastNetworkError.idempotencyKey = options.idempotencyKey ?? null;
         if (RETRYABLE_NETWORK_CODES.has(code) && attempt < this.opts.retries) {
           const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
           this.log(`${display} -> ${reason} (${ms(started)}); retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
@@ -202,7 +203,9 @@ export class ApiClient {
           await sleep(delay, options.signal);
           continue;
         }
-        throw new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code);
+        const broken = new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code);
+        broken.idempotencyKey = options.idempotencyKey ?? null;
+        throw broken;
       }
       attemptSignal.dispose();
       const status = response.status;
@@ -236,6 +239,15 @@ export class ApiClient {
         continue;
       }
       const error = ApiError.fromResponse(status, payload, requestId);
+      // This key's first attempt is still being worked on (it timed out here, not there): wait and ask
+      // again, and the service answers with its result. Ending here said "conflict" (exit 5) about a
+      // write that went through.
+      if (status === 409 && error.code === 'idempotency_request_in_progress' && attempt < this.opts.retries) {
+        const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
+        this.log(`${base}; an earlier attempt with this key is still in progress, retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
+        await sleep(delay, options.signal);
+        continue;
+      }
       if (status === 401 && !refreshed && this.opts.credential.refresh) {
         refreshed = true;
         if (await this.opts.credential.refresh()) {

@@ -66,6 +66,8 @@ export class ApiError extends Error {
 /** The service could not be reached, or kept failing with 5xx, after every retry. */
 export class NetworkError extends Error {
   readonly exitCode = ExitCode.Unavailable;
+  /** A write's Idempotency-Key (set by the client): the same key again is done at most once. */
+  idempotencyKey: string | null = null;
   constructor(
     message: string,
     readonly causeCode?: string,
@@ -73,7 +75,18 @@ export class NetworkError extends Error {
     super(message);
     this.name = 'NetworkError';
   }
+
+  /**
+   * Whether the request may have reached the service: every failure but those that happen before
+   * anything is sent (no such host, nothing listening, no route). A reset or a timeout can come
+   * after the service did the work.
+   */
+  get mayHaveArrived(): boolean {
+    return !NEVER_SENT.has(this.causeCode ?? '');
+  }
 }
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function fallbackCode(status: number): string {
   switch (status) {

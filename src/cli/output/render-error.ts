@@ -63,6 +63,8 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   }
   if (err instanceof NetworkError) {
     const { message, hints } = describeNetworkError(err, sink.baseUrl);
+    const again = err.idempotencyKey && err.mayHaveArrived ? rerunCommand(err.idempotencyKey, sink.rerunWith?.(err.idempotencyKey)) : null;
+    if (again) hints.unshift(`The connection broke after the request was sent, so it may have been done all the same. ${again}`);
     if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', message, hints)));
     else write([`error: ${message}`, ...hints.map((h) => `  ${h}`)].join('\n'));
     return ExitCode.Unavailable;
@@ -168,10 +170,15 @@ function hintFor(err: ApiError, source: string | null): string | null {
 function retriedHint(err: ApiError, rerunWith: 'flag' | 'header' | undefined): string | null {
   if (err.attempts < 2 || !(err.status === 429 || err.status >= 500)) return null;
   const tried = `msgctl tried ${err.attempts} times (--retries ${err.attempts - 1}).`;
-  const key = err.idempotencyKey;
-  if (!key || !rerunWith) return `${tried} Try again later.`;
+  const again = err.idempotencyKey ? rerunCommand(err.idempotencyKey, rerunWith) : null;
+  return `${tried} ${again ?? 'Try again later.'}`;
+}
+
+/** How to run the command again with the key it sent, where it can send it again (Context.rerunWith). */
+function rerunCommand(key: string, rerunWith: 'flag' | 'header' | undefined): string | null {
+  if (!rerunWith) return null;
   const again = rerunWith === 'flag' ? `--idempotency-key ${shellWord(key)}` : `-H ${shellWord(`Idempotency-Key: ${key}`)}`;
-  return `${tried} Run the same command with ${again} (the key it sent): the service does it at most once.`;
+  return `Run the same command with ${again} (the key it sent): the service does it at most once.`;
 }
 
 /** A 404 from a base URL that does not end in a version: the request went to the API's parent path. */

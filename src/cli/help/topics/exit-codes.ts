@@ -15,7 +15,7 @@ Codes:
   5     conflict (409): an idempotency key reused, or a campaign in the wrong state
   6     the service refused a field (422): see field_errors
   7     rate limited, and the retries ran out (429): run again later
-  8     service or network unavailable after retries (5xx, connection): run again; writes carry idempotency keys, so nothing is sent twice
+  8     service or network unavailable after retries (5xx, connection): run again later; a write that may have gone through names the --idempotency-key that makes the re-run safe (done at most once)
   10    a batch finished but some items failed (send --csv, imports create, campaigns recipients add): read the per-row report
   130   interrupted (Ctrl-C); 143 terminated (SIGTERM, or SIGHUP when the terminal closes; on Windows, Ctrl-Break or closing the console window): run the same command again to resume
 
