@@ -250,7 +250,7 @@ describe('stopping', () => {
 });
 
 describe('watch', () => {
-  it('Ctrl-C ends the watch with 130 and says the campaign keeps running', async () => {
+  it('Ctrl-C ends the watch with 130, SIGTERM with 143, and each says the campaign keeps running', async () => {
     // The first message goes at once; the second waits an hour, so the campaign stays running.
     const patients = makePatients('Ctrl', 2, (i) => ({ phone: `+1202555${4000 + i}` }));
     const campaign = await createCampaign('Long', 3600, patients.map((p) => p.id));
@@ -262,6 +262,11 @@ describe('watch', () => {
     const stdout = watch.stdout;
     expect(jsonLines<Campaign>(stdout)[0]!.status).toBe('running');
     expect(campaignTable(sandbox.current.sb).get(campaign.id)!.status).toBe('running');
+    // SIGTERM (a scheduler's timeout) ends it as every command it ends: 143.
+    const termed = startInProcess(['campaigns', 'watch', campaign.id, '--json', '--poll', '0.05'], { env: env() });
+    await termed.waitForLines(1);
+    expect(await termed.stop('SIGTERM')).toBe(143);
+    expect(termed.stderr).toContain('stopping msgctl does not pause or stop it');
     expect((await run(['campaigns', 'stop', campaign.id, '--yes'])).exitCode).toBe(0);
   }, 30_000);
 });

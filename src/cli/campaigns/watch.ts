@@ -60,11 +60,13 @@ export async function watchCampaign(ctx: Context, id: string, options: { pollMs:
     progress?.stop();
     if (!ctx.signal.aborted) throw err;
     // The service's status through cell(), as everything from data on its way to the terminal.
+    const terminated = (ctx.signal.reason as { signal?: string } | undefined)?.signal === 'SIGTERM';
     stderr.write(
       `Stopped watching. Campaign ${cell(id)} is still ${campaign ? cell(campaign.status) : 'in the state it was'}: ` +
-        `Ctrl-C does not pause or stop it (msgctl campaigns pause ${cell(id)}).\n`,
+        `${terminated ? 'stopping msgctl' : 'Ctrl-C'} does not pause or stop it (msgctl campaigns pause ${cell(id)}).\n`,
     );
-    return ExitCode.Interrupted;
+    // As every interrupted command ends: 130 for Ctrl-C, 143 for SIGTERM (a scheduler's timeout).
+    return terminated ? ExitCode.Terminated : ExitCode.Interrupted;
   }
   progress?.stop();
   const { sent, failed, skipped, recipients } = campaign.counts;
