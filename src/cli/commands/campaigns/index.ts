@@ -20,7 +20,7 @@ export function registerCampaigns(program: Command, act: Act): void {
     .description('Send one message to many patients: create, add recipients, start, watch, pause, stop');
   examples(campaigns, [
     'ID=$(msgctl campaigns create --name "Flu shots" --body-file flu.txt --json | jq -r .id)',
-    'msgctl campaigns recipients add "$ID" --csv patients.csv && msgctl campaigns start "$ID" && msgctl campaigns watch "$ID"',
+    'msgctl campaigns recipients add "$ID" --csv patients.csv && msgctl campaigns start "$ID" --yes && msgctl campaigns watch "$ID"   # --yes: a script has no terminal to ask on',
   ]);
   for (const verb of [create, list, get, update, archive, unarchive, start, pause, stop, del]) verb.register(campaigns, act);
   registerCampaignRecipients(campaigns, act);
