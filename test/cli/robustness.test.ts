@@ -127,18 +127,22 @@ describe('interrupts and waits', () => {
 });
 
 describe('idempotency', () => {
-  it('answers a concurrent duplicate with idempotency_request_in_progress (exit 5), and sends once', async () => {
+  it('a concurrent duplicate waits for the first (409 in progress, retried) and gets its result, exit 0; with --retries 0 it is exit 5; sent once', async () => {
     const key = randomUUID();
     const before = messageCount();
     sandbox.current.testing.injectFaults({ holdMs: 1500, method: 'POST', path: '/patient-messages' });
-    const args = ['send', '--to', '+15555550124', '--idempotency-key', key, 'Your appointment is confirmed'];
+    const args = ['send', '--to', '+15555550124', '--idempotency-key', key, '--json', 'Your appointment is confirmed'];
     const first = msgctl(args, { env: sandboxEnv(sandbox.current) });
-    // The duplicate goes once the sandbox has the first one (held), not after a fixed time.
+    // The duplicates go once the sandbox has the first one (held), not after a fixed time.
     await expect.poll(() => sandbox.current.testing.requests().some((q) => q.idempotencyKey === key), { timeout: 10_000, interval: 10 }).toBe(true);
+    const impatient = await msgctl(['--retries', '0', ...args], { env: sandboxEnv(sandbox.current) });
+    expect(impatient.exitCode).toBe(5);
+    expect(impatient.stderr).toMatch(/idempotency_request_in_progress/);
     const second = await msgctl(args, { env: sandboxEnv(sandbox.current) });
-    expect(second.exitCode).toBe(5);
-    expect(second.stderr).toMatch(/idempotency_request_in_progress/);
-    expect((await first).exitCode).toBe(0);
+    const firstResult = await first;
+    expect(firstResult.exitCode, firstResult.stderr).toBe(0);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(jsonLines(second.stdout)[0].message.id).toBe(jsonLines(firstResult.stdout)[0].message.id);
     expect(messageCount()).toBe(before + 1);
   });
 
