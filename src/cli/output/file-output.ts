@@ -7,18 +7,22 @@
  *
  * The text is written to FILE.partial beside it and renamed over FILE only
  * when the command succeeds, so a failed or interrupted command never leaves
- * a cut-off file under the name asked for (an existing FILE stays as it was).
+ * a cut-off file under the name asked for (an existing FILE stays as it was),
+ * and only if FILE.partial is still the file this run created (another run with
+ * the same -o may have replaced it: then this one fails, exit 1).
  * FILE.partial is created for this run only: exclusively, without following a
  * link planted at that name, readable by the owner alone (it may hold PHI).
  */
-import { closeSync, constants, lstatSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 
 export class FileOutput extends Writable {
   readonly isTTY = false;
   readonly columns = undefined;
   private fd: number | null;
+  /** The file this run created as FILE.partial (device and inode), to know it is still there at the end. */
+  private readonly created: { dev: number; ino: number };
 
   private constructor(
     readonly target: string,
@@ -26,6 +30,8 @@ export class FileOutput extends Writable {
   ) {
     super({ decodeStrings: true });
     this.fd = openPartial(partial);
+    const { dev, ino } = fstatSync(this.fd);
+    this.created = { dev, ino };
   }
 
   /** Opens FILE.partial now, so a path that cannot be written is exit 2 before anything is sent. */
@@ -46,6 +52,14 @@ export class FileOutput extends Writable {
   async commit(): Promise<void> {
     await this.flushed();
     this.closeFd();
+    // Two runs with the same -o at once (overlapping cron jobs): the second takes the first's
+    // FILE.partial for a leftover and makes its own. Renaming whatever is at FILE.partial now
+    // would publish the other run's output, perhaps cut off, under this run's success.
+    if (!this.stillOurs()) {
+      throw new CliError(`Another msgctl run writing ${this.target} replaced this run's ${this.partial} meanwhile; ${this.target} was left to that run.`, undefined, [
+        'Give overlapping runs different -o files, or run this command again when the other is done.',
+      ]);
+    }
     const { replaceFile } = await import('../util/replace-file.js');
     await replaceFile(this.partial, this.target, { keepTempOnFailure: true });
   }
@@ -54,10 +68,21 @@ export class FileOutput extends Writable {
   async discard(): Promise<void> {
     await this.flushed().catch(() => undefined);
     this.closeFd();
+    // Only this run's own: another run's FILE.partial at that name stays for that run.
+    if (!this.stillOurs()) return;
     try {
       unlinkSync(this.partial);
     } catch {
       // already gone
+    }
+  }
+
+  private stillOurs(): boolean {
+    try {
+      const now = lstatSync(this.partial);
+      return now.isFile() && now.dev === this.created.dev && now.ino === this.created.ino;
+    } catch {
+      return false;
     }
   }
 
