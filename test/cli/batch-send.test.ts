@@ -71,6 +71,13 @@ describe('msgctl send --csv', () => {
     const replayed = jsonLines(again.stdout);
     expect(replayed).toHaveLength(260);
     expect(replayed.filter((l) => l.already_done).length).toBe(sentRows + optedOut);
+    // What needs a look still says why: the earlier run's code, from the journal.
+    const optedOutRows = new Set(rows.filter((row) => row.kind === 'opted_out').map((row) => row.row));
+    for (const line of replayed.filter((l) => optedOutRows.has(l.row))) expect(line).toMatchObject({ outcome: 'skipped', code: 'patient_opted_out', already_done: true });
+    for (const line of replayed.filter((l) => l.outcome === 'sent')) expect(line.code).toBeUndefined();
+    const tsv = await msgctl(['send', '--csv', path, '--template', TEMPLATE], { env, timeout: 60_000 });
+    const skippedLine = tsv.stdout.split('\n').find((l) => l.split('\t')[1] === 'skipped')!;
+    expect(skippedLine.split('\t').slice(1, 4)).toEqual(['skipped', 'patient_opted_out', 'earlier']);
   });
 
   it('exits 0 when every row was sent, and 0 again on a re-run that finds them all done', async () => {

@@ -48,10 +48,14 @@ export interface JournalHeader {
 const OUTCOME_CODES: Record<FinalOutcome, number> = { sent: 1, skipped: 2, failed: 3 };
 const OUTCOMES: Array<FinalOutcome | undefined> = [undefined, 'sent', 'skipped', 'failed'];
 
-/** Final outcome per spreadsheet row, one byte each, so a million-row journal stays small in memory. */
+/**
+ * Final outcome per spreadsheet row, one byte each, so a million-row journal stays small in memory;
+ * and the service's code for the few rows not sent (`patient_opted_out`), so a re-run can say why.
+ */
 export class DoneRows {
   private kinds = new Uint8Array(1024);
   private total = 0;
+  private readonly codes = new Map<number, string>();
 
   get size(): number {
     return this.total;
@@ -61,7 +65,14 @@ export class DoneRows {
     return row < this.kinds.length ? OUTCOMES[this.kinds[row]!] : undefined;
   }
 
-  set(row: number, outcome: FinalOutcome): void {
+  /** The code an earlier run was answered with for a row it did not send. */
+  codeOf(row: number): string | undefined {
+    return this.codes.get(row);
+  }
+
+  set(row: number, outcome: FinalOutcome, code?: string): void {
+    if (outcome !== 'sent' && code !== undefined) this.codes.set(row, code);
+    else if (this.codes.size) this.codes.delete(row);
     if (row >= this.kinds.length) {
       const grown = new Uint8Array(Math.max(row + 1, this.kinds.length * 2));
       grown.set(this.kinds);
@@ -101,7 +112,7 @@ export async function readJournal(path: string): Promise<JournalState> {
       sawHeader = true;
       state.batch = v.batch;
     } else if (Number.isInteger(v.row) && (v.outcome === 'sent' || v.outcome === 'skipped' || v.outcome === 'failed')) {
-      state.done.set(v.row!, v.outcome);
+      state.done.set(v.row!, v.outcome, typeof v.code === 'string' ? v.code : undefined);
     } else state.unreadableLines += 1;
   };
   try {

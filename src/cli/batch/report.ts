@@ -103,7 +103,10 @@ export function summaryText(t: BatchTally, s: SummaryContext): string {
         ` (${t.already.sent} sent, ${t.already.skipped} skipped, ${t.already.failed} failed${t.invalid ? `, ${t.invalid} invalid` : ''}).`,
     );
   } else {
-    const parts = [`${t.sent} sent`, `${t.skipped} skipped`, `${t.failed + t.retryable} failed`, `${t.invalid} invalid`, `${t.alreadyDone} already done`];
+    // What earlier runs did not send counts toward exit 10 too: say what it was.
+    const earlierNotSent = t.already.skipped + t.already.failed;
+    const already = `${t.alreadyDone} already done${earlierNotSent ? ` (${t.already.sent} sent, ${t.already.skipped} skipped, ${t.already.failed} failed)` : ''}`;
+    const parts = [`${t.sent} sent`, `${t.skipped} skipped`, `${t.failed + t.retryable} failed`, `${t.invalid} invalid`, already];
     if (t.notSent) parts.push(`${t.notSent} not sent yet`);
     lines.push(`${s.interrupted ? 'Interrupted' : s.stoppedBy ? 'Stopped' : 'Done'}: ${parts.join(', ')} (${total} rows of ${s.csv}).`);
   }

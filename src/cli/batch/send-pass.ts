@@ -162,7 +162,9 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
       const previous = done.get(planned.row);
       if (previous !== undefined) {
         tally.already[previous]++;
-        await emit({ row: planned.row, outcome: previous, already_done: true });
+        // With the earlier run's code for a row it did not send (why it needs a look), as the journal has it.
+        const code = previous === 'sent' ? undefined : done.codeOf(planned.row);
+        await emit({ row: planned.row, outcome: previous, ...(code === undefined ? {} : { code }), already_done: true });
         continue;
       }
       void start(planned.row, planned.request);
