@@ -9,7 +9,7 @@ import type { ApiClient, CredentialProvider } from './api/client.js';
 import type { ConfigStore, ProfileConfig } from './config/config.js';
 import { jsonOnTerminal, terminalSafe } from './output/terminal-text.js';
 import type { ResolvedCredential } from './auth/credentials.js';
-import { looksLikeUuid } from './util/ids.js';
+import { idempotencyKeyFlag } from './util/ids.js';
 import type { Context, Env, GlobalOptions, Io, Services } from './context.js';
 import { defaultServices } from './services.js';
 import { randomUuid } from './util/random-uuid.js';
@@ -209,8 +209,7 @@ export class CommandContext implements Context {
   private readonly rerunKeys = new Map<string, 'flag' | 'header'>();
 
   idempotencyKey(given?: string): string {
-    if (given !== undefined && !looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
-    const key = given?.toLowerCase() ?? randomUuid();
+    const key = given === undefined ? randomUuid() : idempotencyKeyFlag(given);
     this.rerunKeys.set(key, 'flag');
     return key;
   }

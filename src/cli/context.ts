@@ -65,8 +65,7 @@ export interface Prompter {
    * reader reads again on every redraw.
    */
   confirm(question: string, io: Io, signal?: AbortSignal, how?: { plain?: boolean }): Promise<boolean>;
-  /** Hidden input, for secrets. */
-  /** Hidden input; `signal` (Ctrl-C, SIGTERM) ends the wait. */
+  /** Hidden input, for secrets; `signal` (Ctrl-C, SIGTERM) ends the wait. */
   password(question: string, io: Io, signal?: AbortSignal): Promise<string>;
 }
 

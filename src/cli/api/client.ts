@@ -170,8 +170,7 @@ export class ApiClient {
         const reason = attemptSignal.timedOut
           ? `timed out after ${this.opts.timeoutMs / 1000}s`
           : `${code}: ${(err as Error).message}`;
-        lastNetworkError = new NetworkError(`Could not reach ${url.host}: ${reason}`, code);
-        lastNetworkError.idempotencyKey = options.idempotencyKey ?? null;
+        lastNetworkError = new NetworkError(`Could not reach ${url.host}: ${reason}`, code, options.idempotencyKey ?? null);
         if (RETRYABLE_NETWORK_CODES.has(code) && attempt < this.opts.retries) {
           const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
           this.log(`${display} -> ${reason} (${ms(started)}); retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
@@ -203,9 +202,7 @@ export class ApiClient {
           await sleep(delay, options.signal);
           continue;
         }
-        const broken = new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code);
-        broken.idempotencyKey = options.idempotencyKey ?? null;
-        throw broken;
+        throw new NetworkError(`Connection to ${url.host} failed while reading the response: ${code}`, code, options.idempotencyKey ?? null);
       }
       attemptSignal.dispose();
       const status = response.status;
@@ -232,19 +229,14 @@ export class ApiClient {
           continue;
         }
       }
-      if (RETRYABLE_STATUSES.has(status) && attempt < this.opts.retries) {
-        const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
-        this.log(`${base}; server error, retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
-        await sleep(delay, options.signal);
-        continue;
-      }
       const error = ApiError.fromResponse(status, payload, requestId);
-      // This key's first attempt is still being worked on (it timed out here, not there): wait and ask
-      // again, and the service answers with its result. Ending here said "conflict" (exit 5) about a
-      // write that went through.
-      if (status === 409 && error.code === 'idempotency_request_in_progress' && attempt < this.opts.retries) {
+      // A 409 for a key whose first attempt is still being worked on (it timed out here, not there)
+      // is retried like a 5xx: asked again, the service answers with that attempt's result. Ending
+      // on it said "conflict" (exit 5) about a write that went through.
+      const retried = RETRYABLE_STATUSES.has(status) ? 'server error' : status === 409 && error.code === 'idempotency_request_in_progress' ? 'an earlier attempt with this key is still in progress' : null;
+      if (retried && attempt < this.opts.retries) {
         const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
-        this.log(`${base}; an earlier attempt with this key is still in progress, retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
+        this.log(`${base}; ${retried}, retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
         await sleep(delay, options.signal);
         continue;
       }

@@ -66,11 +66,11 @@ export class ApiError extends Error {
 /** The service could not be reached, or kept failing with 5xx, after every retry. */
 export class NetworkError extends Error {
   readonly exitCode = ExitCode.Unavailable;
-  /** A write's Idempotency-Key (set by the client): the same key again is done at most once. */
-  idempotencyKey: string | null = null;
   constructor(
     message: string,
     readonly causeCode?: string,
+    /** A write's Idempotency-Key: the same key again is done at most once. */
+    readonly idempotencyKey: string | null = null,
   ) {
     super(message);
     this.name = 'NetworkError';

@@ -15,7 +15,7 @@ import { LIMITS, type PatientImport } from '../../contract/api.js';
 import { cell, terminalSafe } from '../output/terminal-text.js';
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
-import { looksLikeUuid } from '../util/ids.js';
+import { idempotencyKeyFlag } from '../util/ids.js';
 import { ExitCode } from '../exit-codes.js';
 import { openCsv, type CsvFile } from '../csv/read.js';
 import { mapPatientColumns, parseColumnOverrides, type ColumnOverride, type PatientColumnMapping } from '../csv/patient-columns.js';
@@ -60,8 +60,7 @@ export async function runImportCreate(ctx: Context, file: string, flags: CreateF
   // Rows per import the service accepts (docs/imports.md); chunks never exceed it.
   if (size > LIMITS.importMaxRows) throw new UsageError(`--chunk-size may be at most ${LIMITS.importMaxRows}, the service's limit per import.`);
   // A seed the chunk keys are derived from, not a key sent: checked as one, never noted as one a re-run can send.
-  if (flags.idempotencyKey !== undefined && !looksLikeUuid(flags.idempotencyKey)) throw new UsageError(`--idempotency-key must be a UUID (got "${flags.idempotencyKey}").`);
-  const callerKey = flags.idempotencyKey?.toLowerCase();
+  const callerKey = flags.idempotencyKey === undefined ? undefined : idempotencyKeyFlag(flags.idempotencyKey);
   const dates = resolveDateOrder(flags, await ctx.profile(), await ctx.profileName());
   const plan: Plan = {
     file,

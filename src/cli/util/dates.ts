@@ -23,8 +23,11 @@ export type DateResult = { ok: true; date: string } | { ok: false; reason: strin
 export type DateOrder = 'day-first' | 'month-first';
 export const DATE_ORDERS: readonly DateOrder[] = ['day-first', 'month-first'];
 
-/** The reason given for a date both orders could read (row reports add no value, see csv/patient-rows.ts). */
-/** Every error that shows it also gives DATE_ORDER_HINTS (date-order.ts): the ways out are said once. */
+/**
+ * The reason given for a date both orders could read (row reports add no value, see
+ * csv/patient-rows.ts). Every error that shows it also gives DATE_ORDER_HINTS (date-order.ts):
+ * the ways out are said once, there.
+ */
 export const AMBIGUOUS_DATE = 'ambiguous date: day and month could be either way round';
 
 export interface DateOptions {

@@ -4,10 +4,18 @@
  * Any version (and the nil UUID) is accepted: the sandbox and the service only
  * promise "UUID", not a particular version.
  */
+import { UsageError } from '../errors.js';
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function looksLikeUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
+}
+
+/** The value of an --idempotency-key flag: a UUID (a usage error otherwise), lower-cased. */
+export function idempotencyKeyFlag(given: string): string {
+  if (!looksLikeUuid(given)) throw new UsageError(`--idempotency-key must be a UUID (got "${given}").`);
+  return given.toLowerCase();
 }
 
 /**

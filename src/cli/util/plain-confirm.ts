@@ -1,6 +1,6 @@
 /**
- * A yes/no question as a plain line, for terminals where msgctl draws no cursor control
- * (TERM=dumb, NO_COLOR, CLICOLOR=0: output/terminal-env.ts): the question and "(y/N)" on
+ * A yes/no question as a plain line, where msgctl draws no cursor control (TERM=dumb,
+ * NO_COLOR, CLICOLOR=0, --plain: output/terminal-env.ts): the question and "(y/N)" on
  * stderr, the answer read as one line of stdin. "y" or "yes" (any case) is yes; anything
  * else, an empty line or the end of input is no, as the prompt says.
  */
