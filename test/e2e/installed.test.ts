@@ -59,15 +59,27 @@ beforeAll(async () => {
   symlinkSync(join(repoRoot, 'node_modules'), join(checkout, 'node_modules'), 'junction');
   // No dist/ yet: whatever the tarball holds of it, prepack built.
   expect(existsSync(join(checkout, 'dist'))).toBe(false);
-  const npmEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false' };
+  // `npm install -g` of the tarball resolves its dependencies' version ranges, which `npm ci` never
+  // cached: it asks the registry. A registry request that stalls would wait out npm's default
+  // fetch-timeout (5 minutes, the whole hook: seen twice on a fresh machine), so each request gets
+  // 30 s and more retries, and each npm step a bound that names it when it fails.
+  const npmEnv = {
+    ...process.env,
+    npm_config_loglevel: 'error',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_fetch_timeout: '30000',
+    npm_config_fetch_retries: '4',
+  };
+  const npmStep = { env: npmEnv, timeout: 240_000 };
   // Not execFileSync: a worker blocked for the whole build cannot answer vitest (onTaskUpdate timeouts).
-  const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: checkout, env: npmEnv });
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { ...npmStep, cwd: checkout });
   const [result] = JSON.parse(String(packed.stdout).slice(String(packed.stdout).indexOf('['))) as { filename: string; files: { path: string }[] }[];
   packedFiles = result!.files.map((f) => f.path);
   packedManifest = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { man?: string[] };
   if (!posix) return;
   const tarball = join(scratch, result!.filename);
-  await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], { env: npmEnv });
+  await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], npmStep);
   // node beside msgctl, as NodeSource (/usr/bin), Homebrew or the npm-registry way into ~/.local give it.
   symlinkSync(process.execPath, join(bin, 'node'));
   mkdirSync(home, { recursive: true });
