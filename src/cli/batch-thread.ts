@@ -34,6 +34,7 @@ import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
 import { handleStderrErrors, handleStdoutErrors } from './output/direct-output.js';
+import { adoptHeldFile } from './util/held-files.js';
 
 /**
  * The worker's heap limits. Young generation: V8 splits it into two
@@ -121,6 +122,9 @@ export async function runInBatchThread(argv: string[]): Promise<void> {
   if (data.stdout.isTTY) process.stdout.on('resize', onResize);
   if (data.stderr.isTTY) process.stderr.on('resize', onResize);
 
+  // The thread's held files (its journal lock), for this thread to remove should the process end
+  // before the thread releases them: stdout failing ends it from here (util/held-files.ts).
+  worker.on('message', adoptHeldFile);
   let failure: Error | undefined;
   worker.on('error', (err) => (failure = err));
   const [code] = (await new Promise((resolve) => worker.once('exit', (c: number) => resolve([c])))) as [number];

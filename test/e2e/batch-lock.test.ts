@@ -1,13 +1,16 @@
 /**
  * `send --csv` and a journal lock left behind by a crash, whose PID now
- * belongs to some other live process (PIDs are reused; Windows reuses them fast).
+ * belongs to some other live process (PIDs are reused; Windows reuses them fast);
+ * and a batch whose stdout fails, which ends the process at once and must not
+ * leave its lock behind.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
@@ -35,5 +38,39 @@ describe.skipIf(process.platform !== 'linux')('send --csv with a stale lock', ()
     } finally {
       unrelated.kill();
     }
+  });
+});
+
+describe.skipIf(!existsSync('/dev/full'))('send --csv whose stdout fails', () => {
+  it('ends with exit 1 and output_failed, and removes its journal lock (the batch runs in a thread the failure ends)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-lock-e2e-'));
+    const csv = join(dir, 'night.csv');
+    // Rows enough that the first output line fails while later ones are still being sent.
+    const rows = Array.from({ length: 40 }, (_, i) => `P${i},555-555-${String(2000 + i)}`);
+    writeFileSync(csv, ['First Name,Mobile Phone', ...rows].join('\n') + '\n');
+    const journal = join(dir, 'night.journal');
+    const before = sandbox.current.testing.requests().length;
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = await execa(process.execPath, [binPath(), 'send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', journal], {
+        env: sandboxEnv(sandbox.current),
+        extendEnv: false,
+        stdout: full,
+        reject: false,
+        timeout: 30_000,
+      });
+      expect(String(r.stderr)).toMatch(/cannot write to standard output: .*ENOSPC/);
+      expect(r.exitCode).toBe(1);
+    } finally {
+      closeSync(full);
+    }
+    expect(existsSync(`${journal}.lock`)).toBe(false);
+    // The journal it wrote stays: a re-run finds the rows it sent, and nothing is sent twice.
+    expect(readFileSync(journal, 'utf8')).toMatch(/"row":2/);
+    const again = await msgctl(['send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', journal, '--json'], { env: sandboxEnv(sandbox.current) });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(jsonLines(again.stdout).map((l) => l.outcome)).toEqual(rows.map(() => 'sent'));
+    const posts = sandbox.current.testing.requests().slice(before).filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+    expect(new Set(posts.map((q) => q.idempotencyKey)).size).toBe(rows.length);
   });
 });

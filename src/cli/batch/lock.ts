@@ -20,6 +20,7 @@ import { basename, dirname, join } from 'node:path';
 import { CliError } from '../errors.js';
 import { createLockFile, readLockFile, removeStaleLock } from '../config/file-lock.js';
 import { ensureOwnFolder } from '../util/own-files.js';
+import { holdFile, releaseFile } from '../util/held-files.js';
 
 export const HEARTBEAT_MS = 15_000;
 export const STALE_AFTER_MS = 90_000;
@@ -150,7 +151,8 @@ export async function lockJournal(path: string, machine: () => Machine = thisMac
   try {
     lockPath = join(ensureOwnFolder(dirname(path), 'the journal folder'), basename(lockPath));
     for (let attempt = 0; ; attempt++) {
-      if (createLockFile(lockPath, JSON.stringify(ownSelf(machine())) + '\n', what)) return heartbeat(lockPath);
+      const text = JSON.stringify(ownSelf(machine())) + '\n';
+      if (createLockFile(lockPath, text, what)) return heartbeat(lockPath, text);
       if (attempt > 20) throw new CliError(`Cannot take the journal lock ${lockPath}: it keeps changing hands.`);
       const seen = readLockFile(lockPath, what);
       if (!seen) continue; // released in between: try again
@@ -176,8 +178,13 @@ export async function lockJournal(path: string, machine: () => Machine = thisMac
   }
 }
 
-/** Renews the lock's modification time while the batch runs; the returned function releases it. */
-function heartbeat(lockPath: string): () => Promise<void> {
+/**
+ * Renews the lock's modification time while the batch runs; the returned function releases it.
+ * Until then the lock is a held file: removed at exit if the process ends before the release
+ * (util/held-files.ts).
+ */
+function heartbeat(lockPath: string, text: string): () => Promise<void> {
+  holdFile(lockPath, text);
   const timer = setInterval(() => {
     const now = new Date();
     utimes(lockPath, now, now).catch(() => {});
@@ -186,6 +193,7 @@ function heartbeat(lockPath: string): () => Promise<void> {
   return async () => {
     clearInterval(timer);
     await unlink(lockPath).catch(() => {});
+    releaseFile(lockPath, text);
   };
 }
 
