@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { binPath, jsonLines, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -50,20 +50,18 @@ describe.skipIf(!existsSync('/dev/full'))('send --csv whose stdout fails', () =>
     writeFileSync(csv, ['First Name,Mobile Phone', ...rows].join('\n') + '\n');
     const journal = join(dir, 'night.journal');
     const before = sandbox.current.testing.requests().length;
+    // stdout is /dev/full itself (execa would put a pipe of its own in between).
     const full = openSync('/dev/full', 'w');
-    try {
-      const r = await execa(process.execPath, [binPath(), 'send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', journal], {
-        env: sandboxEnv(sandbox.current),
-        extendEnv: false,
-        stdout: full,
-        reject: false,
-        timeout: 30_000,
-      });
-      expect(String(r.stderr)).toMatch(/cannot write to standard output: .*ENOSPC/);
-      expect(r.exitCode).toBe(1);
-    } finally {
-      closeSync(full);
-    }
+    const child = spawn(process.execPath, [binPath(), 'send', '--csv', csv, '--template', 'Hi {first_name}', '--journal', journal], {
+      env: sandboxEnv(sandbox.current),
+      stdio: ['ignore', full, 'pipe'],
+    });
+    closeSync(full);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [exitCode] = (await once(child, 'close')) as [number | null];
+    expect(stderr).toMatch(/cannot write to standard output: .*ENOSPC/);
+    expect(exitCode).toBe(1);
     expect(existsSync(`${journal}.lock`)).toBe(false);
     // The journal it wrote stays: a re-run finds the rows it sent, and nothing is sent twice.
     expect(readFileSync(journal, 'utf8')).toMatch(/"row":2/);
