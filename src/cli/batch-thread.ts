@@ -34,7 +34,7 @@ import { ExitCode } from './exit-codes.js';
 import { superviseProcess } from './signals.js';
 import { processIo } from './process-io.js';
 import { handleStderrErrors, handleStdoutErrors } from './output/direct-output.js';
-import { adoptHeldFile } from './util/held-files.js';
+import { adoptHeldFile, reportHeldFilesTo } from './util/held-files.js';
 
 /**
  * The worker's heap limits. Young generation: V8 splits it into two
@@ -188,6 +188,7 @@ export async function batchThreadMain(run: (argv: string[], options: { io: Io; e
     }
   });
   parentPort!.unref();
+  reportHeldFilesTo(parentPort!);
   const code = await run(data.argv, {
     io: processIo(),
     env: process.env,

@@ -125,6 +125,21 @@ describe('msgctl send --csv', () => {
     expect(messagesTagged('strict')).toHaveLength(0);
   });
 
+  it('--strict --json lists the invalid rows on stdout as a run without --strict does, and the problem on stderr', async () => {
+    const { path } = csvFile('strict-json', 20, { invalidRow: true });
+    const before = posts().length;
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--strict', '--json'], { env: sandboxEnv(sandbox.current) });
+    expect(r.exitCode).toBe(2);
+    expect(jsonLines(r.stdout)).toEqual([
+      { row: 15, outcome: 'invalid', code: 'invalid_row', detail: expect.stringMatching(/^recipient "555-0000" is neither/) as unknown },
+    ]);
+    expect(r.stderr).toMatch(/"code":"usage_error".*1 of 20 rows are invalid/);
+    expect(posts().length).toBe(before);
+    // Piped without --json: the same row as a TSV line (row, outcome, code, run, detail).
+    const piped = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--strict'], { env: sandboxEnv(sandbox.current) });
+    expect(piped.stdout).toMatch(/^15\tinvalid\tinvalid_row\tnow\trecipient "555-0000" is neither[^\n]*\n$/);
+  });
+
   it('reports an empty placeholder value per row, and sends the rest', async () => {
     const path = join(dir, 'empty-value.csv');
     writeFileSync(path, 'First Name,Mobile Phone,Time,Ref\nEve,555-555-0171,,ev-1\nFay,555-555-0172,10:00,fy-1\n');

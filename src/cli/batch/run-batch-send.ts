@@ -25,7 +25,7 @@ import { resolveSettings } from './settings.js';
 import { fileFingerprint, validatePass, type Validated } from './validate-pass.js';
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
-import { summaryText, BatchTally } from './report.js';
+import { formatLine, summaryText, BatchTally } from './report.js';
 
 /** Default --retries for a batch: a long unattended run should ride out a bad minute, not give up rows. */
 export const BATCH_RETRIES = 8;
@@ -38,8 +38,16 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   const targetReady = clientReady.then((client) => fetchBatchTarget(client, ctx.signal));
   targetReady.catch(() => {}); // reported when awaited, after any problem with the flags or the file
   const settings = await resolveSettings(ctx, flags);
+  // With --strict, an invalid row stops the batch before its send pass, which is where a row's
+  // outcome line goes to stdout: those lines are kept here, so --json and piped output list the
+  // invalid rows as data there too, as a run without --strict does.
+  const strictLines: string[] = [];
   const validated = await validatePass(settings, (row, problems) => {
     ctx.io.stderr.write(`row ${row}: invalid: ${terminalSafe(problems.join('; '))}\n`);
+    if (settings.strict) {
+      const text = formatLine(ctx.out, { row, outcome: 'invalid', code: 'invalid_row', detail: problems.join('; ') });
+      if (text !== null) strictLines.push(text);
+    }
   });
   const batch = batchId(validated.sha256, settings.identity, await targetReady);
   const rows = validated.valid + validated.invalid;
@@ -50,6 +58,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   if (validated.valid === 0 && validated.badRecipients === rows) throw wrongRecipientColumn(settings.csv, validated);
   if (validated.ambiguousDates > 0) throw await ambiguousDates(settings.csv, validated);
   if (settings.strict && validated.invalid > 0) {
+    await ctx.out.write(strictLines.join(''));
     throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed above); with --strict nothing was sent.`, [
       'Fix those rows, or drop --strict to send the valid rows and skip the rest.',
     ]);

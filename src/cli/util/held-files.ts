@@ -11,8 +11,9 @@
  * thread's `exit` removes those still holding that text. A file whose text changed is another
  * run's (it took a stale lock over) and stays.
  */
+import type { MessagePort } from 'node:worker_threads';
+
 const fs = process.getBuiltinModule('node:fs');
-const threads = process.getBuiltinModule('node:worker_threads');
 
 /** What a worker thread posts to the main thread when it takes or releases a held file. */
 export interface HeldFileMessage {
@@ -21,6 +22,13 @@ export interface HeldFileMessage {
 
 const held = new Map<string, string>();
 let removingAtExit = false;
+/** Set in the batch thread only (batch-thread.ts): where its records go instead of `held`. */
+let mainThread: MessagePort | null = null;
+
+/** The batch thread: records go to the main thread, which removes the files if the process ends first. */
+export function reportHeldFilesTo(port: MessagePort): void {
+  mainThread = port;
+}
 
 /** `path`, created with `text`, is removed at exit unless released first. */
 export function holdFile(path: string, text: string): void {
@@ -41,8 +49,8 @@ export function adoptHeldFile(message: unknown): boolean {
 }
 
 function record(message: HeldFileMessage): void {
-  if (!threads.isMainThread) {
-    threads.parentPort?.postMessage(message);
+  if (mainThread) {
+    mainThread.postMessage(message);
     return;
   }
   const { path, text } = message.heldFile;
