@@ -10,6 +10,8 @@ export class CliError extends Error {
     readonly exitCode: ExitCode = ExitCode.Failure,
     /** Extra lines shown under the message: hints, ways out. */
     readonly hints: string[] = [],
+    /** The problem's `code` with --json where the exit code's own (`error`, `usage_error`…) says too little. */
+    readonly problemCode?: string,
   ) {
     super(message);
     this.name = 'CliError';

@@ -125,6 +125,20 @@ describe('msgctl send --csv', () => {
     expect(messagesTagged('strict')).toHaveLength(0);
   });
 
+  it('a batch another run holds is refused before anything is sent, with --json as code batch_locked', async () => {
+    const { path } = csvFile('locked', 3);
+    const journal = join(dir, 'locked.journal');
+    // A lock just taken by a live process that started earlier (the one that started the tests;
+    // not this one: msgctl runs in-process here, and its own PID in a lock is a leftover of its own).
+    writeFileSync(`${journal}.lock`, String(process.ppid), { mode: 0o600 });
+    const before = posts().length;
+    const r = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--journal', journal, '--json'], { env: sandboxEnv(sandbox.current) });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ code: 'batch_locked', detail: expect.stringMatching(/^Another msgctl \(pid \d+/) as unknown });
+    expect(r.stdout).toBe('');
+    expect(posts().length).toBe(before);
+  });
+
   it('--strict --json lists the invalid rows on stdout as a run without --strict does, and the problem on stderr', async () => {
     const { path } = csvFile('strict-json', 20, { invalidRow: true });
     const before = posts().length;

@@ -137,7 +137,7 @@ function heldError(owner: LockOwner, heartbeatAt: number, lockPath: string, now:
   facts.push(`last active ${ago(now - heartbeatAt)}`);
   return new CliError(`Another msgctl (${facts.join(', ')}) is sending this batch right now; nothing was sent.`, undefined, [
     `Wait for it to finish. A lock with no activity for ${STALE_AFTER_MS / 1000} s is taken over by the next run; to take it now, delete ${lockPath}.`,
-  ]);
+  ], 'batch_locked');
 }
 
 /**
@@ -153,7 +153,7 @@ export async function lockJournal(path: string, machine: () => Machine = thisMac
     for (let attempt = 0; ; attempt++) {
       const text = JSON.stringify(ownSelf(machine())) + '\n';
       if (createLockFile(lockPath, text, what)) return heartbeat(lockPath, text);
-      if (attempt > 20) throw new CliError(`Cannot take the journal lock ${lockPath}: it keeps changing hands.`);
+      if (attempt > 20) throw new CliError(`Cannot take the journal lock ${lockPath}: it keeps changing hands.`, undefined, [], 'batch_locked');
       const seen = readLockFile(lockPath, what);
       if (!seen) continue; // released in between: try again
       const now = machine();

@@ -88,7 +88,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
         : err.exitCode === ExitCode.Auth
           ? ['auth_error', 'Not authenticated']
           : ['error', 'Command failed'];
-    if (sink.json) write(stringifyWellFormed(localProblem(code, title, err.message, err.hints)));
+    if (sink.json) write(stringifyWellFormed(localProblem(err.problemCode ?? code, title, err.message, err.hints)));
     else write([`error: ${err.message}`, ...err.hints.map((h) => `  ${h}`)].join('\n'));
     return err.exitCode;
   }
