@@ -52,3 +52,33 @@ describe.skipIf(process.platform === 'win32')('signals while waiting on stdin', 
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('signals while a write is at the service', () => {
+  it('SIGTERM with `send` in flight: exit 143, and the key to finish it without sending twice', async () => {
+    // The request is held at the service (the sandbox processes it after the hold), so the
+    // signal comes after it was sent and before its answer.
+    sandbox.current.testing.injectFaults({ holdMs: 20_000, method: 'POST', path: '/patient-messages' });
+    const posted = () => sandbox.current.testing.requests().filter((q) => q.method === 'POST' && q.path === '/patient-messages');
+    const before = posted().length;
+    const child = execa(process.execPath, [binPath(), 'send', '--to', '+15555550125', 'held at the service', '--json'], {
+      env: sandboxEnv(sandbox.current),
+      extendEnv: false,
+      reject: false,
+      timeout: 15_000,
+    });
+    for (let waited = 0; posted().length === before; waited += 20) {
+      if (waited > 10_000) throw new Error('the send never reached the sandbox');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const key = posted().at(-1)!.idempotencyKey;
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    const problem = JSON.parse(String(result.stderr).trim().split('\n').at(-1)!) as { code: string; hints: string[] };
+    expect(problem.code).toBe('interrupted');
+    expect(problem.hints.join(' ')).toContain(`--idempotency-key ${key}`);
+    // Before it was sent, a stop names no key (the read-from-stdin test above): here it does, and
+    // the key is the one the service got.
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -140,6 +140,21 @@ export class ApiClient {
 
   /** Sends one logical request, retrying per product.md §2; throws ApiError or NetworkError. */
   async request<T>(method: string, path: string, options: RequestOptions & { shape?: Shape<T> } = {}): Promise<ApiResponse<T>> {
+    const sent = { any: false };
+    try {
+      return await this.attempts(method, path, options, sent);
+    } catch (err) {
+      // Ctrl-C or SIGTERM once a write with a key went out: the service may have done it all the
+      // same, and only that key lets a re-run finish it without doing it twice. The abort is
+      // passed on as the same abort, carrying the key (render-error names it where it can be sent again).
+      if (sent.any && options.idempotencyKey && options.signal?.aborted && err === options.signal.reason && err instanceof Error) {
+        throw Object.assign(new Error(err.message), err, { name: err.name, idempotencyKey: options.idempotencyKey, mayHaveArrived: true });
+      }
+      throw err;
+    }
+  }
+
+  private async attempts<T>(method: string, path: string, options: RequestOptions & { shape?: Shape<T> }, sent: { any: boolean }): Promise<ApiResponse<T>> {
     const url = this.requestUrl(path, options.query);
     // Query values can be PHI (phone numbers, MRNs): --verbose shows parameter names only.
     // Only --verbose reads it: not built for every request of a batch.
@@ -156,6 +171,7 @@ export class ApiClient {
       const started = Date.now();
       let response: HttpResponse;
       const attemptSignal = anySignal(options.signal, this.opts.timeoutMs);
+      sent.any = true;
       try {
         response = await this.opts.transport.request(url, {
           method,

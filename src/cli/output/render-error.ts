@@ -96,8 +96,12 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     const terminated = (err as { signal?: string }).signal === 'SIGTERM';
     // Which signal it was, in the platform's words (a closed console window on Windows is SIGHUP to Node).
     const why = signalWords((err as { received?: string }).received ?? 'SIGTERM');
-    if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? `Terminated (${why}).` : 'Interrupted (Ctrl-C).')));
-    else write(terminated ? 'Terminated.' : 'Interrupted.');
+    // Stopped with a write on its way (api/client.ts): the way to finish it without doing it twice.
+    const { idempotencyKey, mayHaveArrived } = err as { idempotencyKey?: string; mayHaveArrived?: boolean };
+    const again = idempotencyKey && mayHaveArrived ? rerunCommand(idempotencyKey, sink.rerunWith?.(idempotencyKey)) : null;
+    const hints = again ? [`The request was sent before msgctl stopped, so it may have been done all the same. ${again}`] : [];
+    if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? `Terminated (${why}).` : 'Interrupted (Ctrl-C).', hints)));
+    else write([terminated ? 'Terminated.' : 'Interrupted.', ...hints.map((h) => `  ${h}`)].join('\n'));
     // Shell convention: 128 + signal number (SIGINT 2, SIGTERM 15).
     return terminated ? ExitCode.Terminated : ExitCode.Interrupted;
   }
