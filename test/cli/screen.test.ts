@@ -138,6 +138,12 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(one.stderr).toContain('jq stopped on an error');
     const list = await msgctl(['patients', 'list', '--jq', 'error("stop here")'], { env: env() });
     expect(list.exitCode).toBe(1);
+    // With --json, stderr is problem lines only: one, naming jq's message.
+    const json = await msgctl(['patients', 'list', '--json', '--jq', 'error("stop here")'], { env: env() });
+    expect(json.exitCode).toBe(1);
+    const lines = json.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'jq_error', detail: expect.stringContaining('stop here') as unknown });
   });
 
   it('an invalid jq program is exit 2 with jq\'s own message, and nothing is sent', async () => {

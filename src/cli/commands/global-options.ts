@@ -42,6 +42,7 @@ export function readGlobalOptions(command: Command): GlobalOptions {
     profile: globals.profile as string | undefined,
     baseUrl: globals.baseUrl as string | undefined,
     json: (json !== undefined && json !== false) || format.jq !== undefined || format.template !== undefined,
+    jsonFlag: json !== undefined && json !== false,
     jsonFields: typeof json === 'string' && json !== '' ? json : undefined,
     verbose: Boolean(globals.verbose),
     quiet: Boolean(globals.quiet),

@@ -26,6 +26,8 @@ export type { Column, ColorMode, OutputMode, OutStream, ScreenSettings, Style } 
 
 export interface OutputOptions {
   json: boolean;
+  /** Errors are problem lines on stderr (--json itself given): no plain lines there either. */
+  jsonErrors?: boolean;
   quiet: boolean;
   /** --wide: tables show every column at full width, record views every field. */
   wide?: boolean;
@@ -104,7 +106,12 @@ export class Output {
   async prepare(flags: { jsonFields?: string; jq?: string; template?: string }, known?: readonly string[]): Promise<void> {
     if (flags.jsonFields === undefined && flags.jq === undefined && flags.template === undefined) return;
     const { prepareRecordFormat } = await import('./record-format.js');
-    this.records = await prepareRecordFormat(flags, known, Boolean(this.stdout.isTTY), (message) => this.toStderr(terminalSafe(message, { keepLines: true }) + '\n'));
+    // jq's error messages go by on stderr as they come; with --json, stderr holds problem lines
+    // only, and the one that ends the command names jq's first message.
+    const onJqError = (message: string) => {
+      if (!this.opts.jsonErrors) this.toStderr(terminalSafe(message, { keepLines: true }) + '\n');
+    };
+    this.records = await prepareRecordFormat(flags, known, Boolean(this.stdout.isTTY), onJqError);
   }
 
   /** Writes a chunk to stdout, waiting for 'drain' when the reader is slower than us. */

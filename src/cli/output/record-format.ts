@@ -37,7 +37,8 @@ export async function prepareRecordFormat(
   const template: RenderRecord | undefined =
     flags.template === undefined ? undefined : (await import('./template.js')).compileTemplate(flags.template, fields ?? known);
   const forPerson = (text: string) => (terminal ? terminalSafe(text, { keepLines: true }) : text);
-  let jqFailed = false;
+  /** jq's first error message, for the error that ends the command (its others went by on stderr). */
+  let jqError: string | undefined;
   let checked = known !== undefined;
 
   const pick = (records: unknown[]) => {
@@ -53,7 +54,7 @@ export async function prepareRecordFormat(
   const runJq = (text: string) => {
     const { stdout, errors } = jq!.run(text);
     if (errors) {
-      jqFailed = true;
+      jqError ??= errors;
       onJqError(errors);
     }
     return forPerson(stdout && !stdout.endsWith('\n') ? stdout + '\n' : stdout);
@@ -70,7 +71,9 @@ export async function prepareRecordFormat(
       return runJq(lines);
     },
     finish() {
-      if (jqFailed) throw new CliError('jq stopped on an error (above); the output is incomplete.');
+      if (jqError !== undefined) {
+        throw new CliError(`jq stopped on an error (first: ${jqError.split('\n')[0]}); the output is incomplete.`, undefined, [], 'jq_error');
+      }
     },
   };
 }
