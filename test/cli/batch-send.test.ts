@@ -179,12 +179,17 @@ describe('msgctl send --csv', () => {
     expect(planned).toHaveLength(8);
     expect(dry.stderr).toMatch(/Dry run: 8 rows would be sent, 0 already done, 0 invalid; nothing was sent/);
 
-    const readable = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--channel', 'sms'], { env });
-    expect(readable.stdout.split('\n')[0]).toBe(`row 2 → +15555550101 (sms, from the default number): ${JSON.stringify(rows[0]!.body)}`);
+    // Piped without --json: tab-separated (row, to, channel, from, key, run, body), as every piped output.
+    const piped = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--channel', 'sms'], { env });
+    expect(piped.stdout.split('\n')[0]).toBe(['2', '+15555550101', 'sms', '', planned[0]!.idempotency_key, 'now', rows[0]!.body].join('\t'));
+    expect(piped.stdout.trim().split('\n')).toHaveLength(8);
 
     const real = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--channel', 'sms'], { env });
     expect(real.exitCode).toBe(10); // row 9 is the opted-out patient
     expect(posts().slice(before).map((q) => q.idempotencyKey).sort()).toEqual(planned.map((p) => p.idempotency_key).sort());
+    // A dry run before a re-run: the rows the journal has are marked `earlier` in the run column.
+    const again = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--dry-run', '--channel', 'sms'], { env });
+    expect(again.stdout.split('\n')[0]!.split('\t')[5]).toBe('earlier');
   });
 
   it('--dry-run with invalid rows exits 2 (local validation, nothing sent), as imports create --dry-run does', async () => {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import type { SendMessageRequest } from '../../contract/api.js';
-import { stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
+import { cell, stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
 import { rowKey } from './identity.js';
 import type { DoneRows } from './journal.js';
 import type { BatchSettings } from './settings.js';
@@ -36,6 +36,11 @@ function render(ctx: Context, row: number, request: SendMessageRequest, key: str
     const line: Record<string, unknown> = { row, to, body: request.body, channel, from, idempotency_key: key };
     if (already) line.already_done = true;
     return stringifyWellFormed(line) + '\n';
+  }
+  if (ctx.out.mode === 'plain') {
+    // Piped: tab-separated like every piped output, free text last and escaped (cell), and the
+    // run column of a batch's outcome lines: `now` would be sent, `earlier` was done by an earlier run.
+    return [row, cell(to), channel, cell(from ?? ''), key, already ? 'earlier' : 'now', cell(request.body)].join('\t') + '\n';
   }
   const note = already ? ' [already done, not sent again]' : '';
   return terminalSafe(`row ${row} → ${to} (${channel}, from ${from ?? 'the default number'})${note}: ${JSON.stringify(request.body)}`) + '\n';
