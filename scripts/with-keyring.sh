@@ -52,12 +52,14 @@ if [[ "${MSGCTL_WITH_KEYRING_INSIDE:-}" != 1 ]]; then
   </policy>
 </busconfig>
 XML
-  status=0
-  MSGCTL_WITH_KEYRING_INSIDE=1 dbus-run-session --config-file="$bus_config" -- bash "$0" "$@" || status=$?
-  rm -f "$bus_config"
-  exit "$status"
+  # exec, so a signal to this script (a CI cancel, `timeout`) reaches the bus and the command;
+  # the inner pass removes the config file, which the bus has read by then.
+  exec env MSGCTL_WITH_KEYRING_INSIDE=1 MSGCTL_WITH_KEYRING_BUS_CONFIG="$bus_config" \
+    dbus-run-session --config-file="$bus_config" -- bash "$0" "$@"
 fi
 unset MSGCTL_WITH_KEYRING_INSIDE
+rm -f "${MSGCTL_WITH_KEYRING_BUS_CONFIG:-}"
+unset MSGCTL_WITH_KEYRING_BUS_CONFIG
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/msgctl-keyring.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -77,11 +79,11 @@ password=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # Kept running: gnome-keyring-daemon can abort (SIGTRAP, a GLib assertion) on a
 # burst of sessions from many short-lived clients (upstream gnome-keyring issues
 # 190, 194, 195; seen in CI with 5 parallel msgctl processes). Without a restart,
-# D-Bus would start a stock daemon with no keyring and every later keychain test
-# would fail. So a loop starts it again, with the same password on the same
-# files (what was stored is still there, unlocked), taking the bus name back
-# (--replace) from any daemon D-Bus started meanwhile; each restart is counted
-# in $MSGCTL_TEST_KEYRING_RESTARTS (a file: one line per restart).
+# every later keychain test would fail (the bus starts none on demand: above). So
+# a loop starts it again, with the same password on the same files (what was
+# stored is still there, unlocked); --replace in case the old one still holds the
+# name while it dies. Each restart is counted in $MSGCTL_TEST_KEYRING_RESTARTS (a
+# file: one line per restart).
 restarts="$scratch/restarts"
 : >"$restarts"
 (

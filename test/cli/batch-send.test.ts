@@ -152,6 +152,10 @@ describe('msgctl send --csv', () => {
     // Piped without --json: the same row as a TSV line (row, outcome, code, run, detail).
     const piped = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--strict'], { env: sandboxEnv(sandbox.current) });
     expect(piped.stdout).toMatch(/^15\tinvalid\tinvalid_row\tnow\trecipient "555-0000" is neither[^\n]*\n$/);
+    // A dry run's stdout is the messages it would send: with --strict and an invalid row, none.
+    const dry = await msgctl(['send', '--csv', path, '--template', TEMPLATE, '--strict', '--dry-run', '--json'], { env: sandboxEnv(sandbox.current) });
+    expect(dry.exitCode).toBe(2);
+    expect(dry.stdout).toBe('');
   });
 
   it('reports an empty placeholder value per row, and sends the rest', async () => {

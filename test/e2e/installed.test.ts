@@ -51,6 +51,7 @@ let packedFiles: string[] = [];
 let packedManifest: { man?: string[] } = {};
 
 beforeAll(async () => {
+  const deadline = Date.now() + 290_000; // the hook's 300 s, less a margin (npmStep below)
   // A clean checkout (tracked files only), packed as `npm pack` would on release.
   const checkout = join(scratch, 'checkout');
   for (const file of execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean)) {
@@ -71,15 +72,17 @@ beforeAll(async () => {
     npm_config_fetch_timeout: '30000',
     npm_config_fetch_retries: '4',
   };
-  const npmStep = { env: npmEnv, timeout: 240_000 };
+  // Each npm step gets what is left of the hook's 300 s (less a margin), so a stalled one fails
+  // naming itself, and is ended, before the hook's own timeout would.
+  const npmStep = () => ({ env: npmEnv, timeout: Math.max(1_000, deadline - Date.now()) });
   // Not execFileSync: a worker blocked for the whole build cannot answer vitest (onTaskUpdate timeouts).
-  const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { ...npmStep, cwd: checkout });
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', scratch], { ...npmStep(), cwd: checkout });
   const [result] = JSON.parse(String(packed.stdout).slice(String(packed.stdout).indexOf('['))) as { filename: string; files: { path: string }[] }[];
   packedFiles = result!.files.map((f) => f.path);
   packedManifest = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { man?: string[] };
   if (!posix) return;
   const tarball = join(scratch, result!.filename);
-  await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], npmStep);
+  await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], npmStep());
   // node beside msgctl, as NodeSource (/usr/bin), Homebrew or the npm-registry way into ~/.local give it.
   symlinkSync(process.execPath, join(bin, 'node'));
   mkdirSync(home, { recursive: true });

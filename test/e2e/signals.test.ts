@@ -5,6 +5,7 @@
  */
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binPath, sandboxEnv, untilIdle } from '../helpers/cli.js';
@@ -80,5 +81,24 @@ describe.skipIf(process.platform === 'win32')('signals while a write is at the s
     // Before it was sent, a stop names no key (the read-from-stdin test above): here it does, and
     // the key is the one the service got.
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('SIGTERM while retrying a refused connection names no key: nothing reached a service', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const child = execa(process.execPath, [binPath(), 'send', '--to', '+15555550126', 'never sent', '--retries', '8'], {
+      env: sandboxEnv(sandbox.current, { MSGCTL_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      extendEnv: false,
+      reject: false,
+      timeout: 15_000,
+    });
+    await untilIdle(child.pid!); // between attempts, in a backoff
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(143);
+    expect(String(result.stderr)).toContain('Terminated.');
+    expect(String(result.stderr)).not.toMatch(/idempotency-key|may have been done/i);
   });
 });

@@ -144,11 +144,12 @@ export class ApiClient {
     try {
       return await this.attempts(method, path, options, sent);
     } catch (err) {
-      // Ctrl-C or SIGTERM once a write with a key went out: the service may have done it all the
-      // same, and only that key lets a re-run finish it without doing it twice. The abort is
-      // passed on as the same abort, carrying the key (render-error names it where it can be sent again).
+      // Ctrl-C or SIGTERM once a write with a key may have reached the service: it may have been
+      // done all the same, and only that key lets a re-run finish it without doing it twice. A
+      // copy of the abort carries the key (the reason itself is shared by every request of the
+      // command, a batch's rows among them); render-error names it where it can be sent again.
       if (sent.any && options.idempotencyKey && options.signal?.aborted && err === options.signal.reason && err instanceof Error) {
-        throw Object.assign(new Error(err.message), err, { name: err.name, idempotencyKey: options.idempotencyKey, mayHaveArrived: true });
+        throw Object.assign(new Error(err.message, { cause: err }), err, { name: err.name, idempotencyKey: options.idempotencyKey, mayHaveArrived: true });
       }
       throw err;
     }
@@ -171,7 +172,6 @@ export class ApiClient {
       const started = Date.now();
       let response: HttpResponse;
       const attemptSignal = anySignal(options.signal, this.opts.timeoutMs);
-      sent.any = true;
       try {
         response = await this.opts.transport.request(url, {
           method,
@@ -181,12 +181,17 @@ export class ApiClient {
         });
       } catch (err) {
         attemptSignal.dispose();
-        if (options.signal?.aborted) throw options.signal.reason ?? err;
+        // Stopped while the request was on its way: its bytes may have left.
+        if (options.signal?.aborted) {
+          sent.any = true;
+          throw options.signal.reason ?? err;
+        }
         const code = networkCode(err, attemptSignal.timedOut);
         const reason = attemptSignal.timedOut
           ? `timed out after ${this.opts.timeoutMs / 1000}s`
           : `${code}: ${(err as Error).message}`;
         lastNetworkError = new NetworkError(`Could not reach ${url.host}: ${reason}`, code, options.idempotencyKey ?? null);
+        if (lastNetworkError.mayHaveArrived) sent.any = true;
         if (RETRYABLE_NETWORK_CODES.has(code) && attempt < this.opts.retries) {
           const delay = backoffDelayMs(attempt, this.opts.backoff ?? DEFAULT_BACKOFF);
           this.log(`${display} -> ${reason} (${ms(started)}); retry ${attempt + 1}/${this.opts.retries} in ${delay}ms`);
@@ -197,6 +202,7 @@ export class ApiClient {
         throw lastNetworkError;
       }
 
+      sent.any = true; // answered: the service has seen it
       let payload: unknown;
       try {
         const ok = response.status >= 200 && response.status < 300;

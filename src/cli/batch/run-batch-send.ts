@@ -22,7 +22,7 @@ import { batchId, batchIdWithoutTarget } from './identity.js';
 import { fetchBatchTarget } from './target.js';
 import { DoneRows, JournalWriter, lockJournal, readJournal } from './journal.js';
 import { resolveSettings } from './settings.js';
-import { fileFingerprint, validatePass, type Validated } from './validate-pass.js';
+import { fileFingerprint, plannedRows, validatePass, type Validated } from './validate-pass.js';
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
 import { formatLine, summaryText, BatchTally } from './report.js';
@@ -38,16 +38,8 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   const targetReady = clientReady.then((client) => fetchBatchTarget(client, ctx.signal));
   targetReady.catch(() => {}); // reported when awaited, after any problem with the flags or the file
   const settings = await resolveSettings(ctx, flags);
-  // With --strict, an invalid row stops the batch before its send pass, which is where a row's
-  // outcome line goes to stdout: those lines are kept here, so --json and piped output list the
-  // invalid rows as data there too, as a run without --strict does.
-  const strictLines: string[] = [];
   const validated = await validatePass(settings, (row, problems) => {
     ctx.io.stderr.write(`row ${row}: invalid: ${terminalSafe(problems.join('; '))}\n`);
-    if (settings.strict) {
-      const text = formatLine(ctx.out, { row, outcome: 'invalid', code: 'invalid_row', detail: problems.join('; ') });
-      if (text !== null) strictLines.push(text);
-    }
   });
   const batch = batchId(validated.sha256, settings.identity, await targetReady);
   const rows = validated.valid + validated.invalid;
@@ -58,8 +50,20 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   if (validated.valid === 0 && validated.badRecipients === rows) throw wrongRecipientColumn(settings.csv, validated);
   if (validated.ambiguousDates > 0) throw await ambiguousDates(settings.csv, validated);
   if (settings.strict && validated.invalid > 0) {
-    await ctx.out.write(strictLines.join(''));
-    throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed above); with --strict nothing was sent.`, [
+    // The send pass, where a row's outcome line goes to stdout, does not run: the invalid rows'
+    // lines go there from here, so --json and piped output list them as data, as a run without
+    // --strict does (not a dry run's: its stdout is the messages it would send). Read from the
+    // file again, one row at a time, rather than kept from the first pass: a file of a million
+    // invalid rows must not fill the batch thread's bounded heap.
+    const onStdout = !settings.dryRun && ctx.out.mode !== 'table';
+    if (onStdout) {
+      for await (const planned of plannedRows(settings, validated)) {
+        if (planned.ok) continue;
+        const text = formatLine(ctx.out, { row: planned.row, outcome: 'invalid', code: 'invalid_row', detail: planned.problems.join('; ') });
+        if (text !== null) await ctx.out.write(text);
+      }
+    }
+    throw new UsageError(`${validated.invalid} of ${rows} rows are invalid (listed ${onStdout ? 'on stderr and stdout' : 'above'}); with --strict nothing was sent.`, [
       'Fix those rows, or drop --strict to send the valid rows and skip the rest.',
     ]);
   }
