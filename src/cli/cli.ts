@@ -41,7 +41,7 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     const command = args[args.length - 1] as Command;
     const opts = readGlobalOptions(command);
     // Errors are a JSON line only with --json itself (--jq and --template also make opts.json true).
-    json = opts.json && opts.jq === undefined && opts.template === undefined ? true : json;
+    json = opts.jsonFlag || json;
     verbose = opts.verbose;
     // -o FILE: the command's stdout is that file, renamed into place only if the command succeeds.
     const file = opts.output === undefined ? undefined : (await import('./output/file-output.js')).FileOutput.create(opts.output);

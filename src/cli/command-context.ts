@@ -30,7 +30,7 @@ export class CommandContext implements Context {
     // --json on a terminal: the unsafe characters as \u escapes (terminal-text.ts); piped, exact.
     this.out = new Output(opts.json ? jsonOnTerminal(io.stdout) : io.stdout, io.stderr, {
       json: opts.json,
-      jsonErrors: opts.jsonFlag ?? opts.json,
+      jsonErrors: opts.jsonFlag,
       quiet: opts.quiet,
       wide: opts.wide,
       signal,

@@ -31,7 +31,7 @@ export interface GlobalOptions {
   /** --json, with or without fields (also set by --jq and --template: they work on the JSON records). */
   json: boolean;
   /** --json itself was given (not only --jq or --template): errors are problem lines then. */
-  jsonFlag?: boolean;
+  jsonFlag: boolean;
   /** --json id,name: the comma list as given (checked by output/json-fields.ts). */
   jsonFields?: string;
   /** --jq EXPR (commands with formatOptions()). */
