@@ -32,7 +32,7 @@ describe('help topics', () => {
 
   it('the environment topic lists every MSGCTL_* variable the source reads', () => {
     // Not read by msgctl: build defines, and what the test harness passes to the tests (with-keyring.sh's restart count).
-    const notVariables = new Set(['MSGCTL_ATTEMPT_TIMEOUT', 'MSGCTL_VERSION__', 'MSGCTL_DIRECT_OUTPUT__', 'MSGCTL_WITH_KEYRING_INSIDE', 'MSGCTL_TEST_ROOT_LINK', 'MSGCTL_TEST_BIN', 'MSGCTL_TEST_HOMES', 'MSGCTL_TEST_KEYRING_RESTARTS']);
+    const notVariables = new Set(['MSGCTL_ATTEMPT_TIMEOUT', 'MSGCTL_VERSION__', 'MSGCTL_DIRECT_OUTPUT__', 'MSGCTL_WITH_KEYRING_INSIDE', 'MSGCTL_WITH_KEYRING_BUS_CONFIG', 'MSGCTL_TEST_ROOT_LINK', 'MSGCTL_TEST_BIN', 'MSGCTL_TEST_HOMES', 'MSGCTL_TEST_KEYRING_RESTARTS']);
     const found = new Map<string, string>();
     for (const dir of ['src', 'bin', 'scripts']) {
       for (const file of sourceFiles(join(root, dir))) {
