@@ -22,6 +22,11 @@ export interface RowLine {
   already_done?: true;
 }
 
+/** A row that failed its local checks, as both passes report it (send-pass.ts; --strict in run-batch-send.ts). */
+export function invalidLine(row: number, problems: readonly string[]): RowLine {
+  return { row, outcome: 'invalid', code: 'invalid_row', detail: problems.join('; ') };
+}
+
 export function lineFor(row: number, result: RowOutcome): RowLine {
   if (result.outcome === 'sent') return { row, outcome: 'sent', message_id: result.messageId, request_id: result.requestId };
   const line: RowLine = { row, outcome: result.outcome, code: result.code };

@@ -25,7 +25,7 @@ import { resolveSettings } from './settings.js';
 import { fileFingerprint, plannedRows, validatePass, type Validated } from './validate-pass.js';
 import { sendPass } from './send-pass.js';
 import { dryRun } from './dry-run.js';
-import { formatLine, summaryText, BatchTally } from './report.js';
+import { formatLine, invalidLine, summaryText, BatchTally } from './report.js';
 
 /** Default --retries for a batch: a long unattended run should ride out a bad minute, not give up rows. */
 export const BATCH_RETRIES = 8;
@@ -59,7 +59,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
     if (onStdout) {
       for await (const planned of plannedRows(settings, validated)) {
         if (planned.ok) continue;
-        const text = formatLine(ctx.out, { row: planned.row, outcome: 'invalid', code: 'invalid_row', detail: planned.problems.join('; ') });
+        const text = formatLine(ctx.out, invalidLine(planned.row, planned.problems));
         if (text !== null) await ctx.out.write(text);
       }
     }

@@ -18,7 +18,7 @@ import { backoffDelayMs } from '../api/retry-policy.js';
 import { sleep } from '../util/sleep.js';
 import { rowKey } from './identity.js';
 import { classifyError, isFinal, type Classified } from './outcome.js';
-import { formatLine, lineFor, type RowLine, type BatchTally } from './report.js';
+import { formatLine, invalidLine, lineFor, type RowLine, type BatchTally } from './report.js';
 import type { DoneRows, JournalWriter } from './journal.js';
 import type { BatchSettings } from './settings.js';
 import { plannedRows, type Validated } from './validate-pass.js';
@@ -156,7 +156,7 @@ export async function sendPass(input: SendPassInput): Promise<SendPassResult> {
       if (stopping()) break;
       if (!planned.ok) {
         tally.invalid++;
-        await emit({ row: planned.row, outcome: 'invalid', code: 'invalid_row', detail: planned.problems.join('; ') });
+        await emit(invalidLine(planned.row, planned.problems));
         continue;
       }
       const previous = done.get(planned.row);

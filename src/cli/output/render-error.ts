@@ -63,7 +63,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
   }
   if (err instanceof NetworkError) {
     const { message, hints } = describeNetworkError(err, sink.baseUrl);
-    const again = err.idempotencyKey && err.mayHaveArrived ? rerunCommand(err.idempotencyKey, sink.rerunWith?.(err.idempotencyKey)) : null;
+    const again = rerunIfMayHaveArrived(err, sink);
     if (again) hints.unshift(`The connection broke after the request was sent, so it may have been done all the same. ${again}`);
     if (sink.json) write(stringifyWellFormed(localProblem('network_error', 'Service unavailable', message, hints)));
     else write([`error: ${message}`, ...hints.map((h) => `  ${h}`)].join('\n'));
@@ -97,8 +97,7 @@ export function renderError(err: unknown, sink: ErrorSink): ExitCode {
     // Which signal it was, in the platform's words (a closed console window on Windows is SIGHUP to Node).
     const why = signalWords((err as { received?: string }).received ?? 'SIGTERM');
     // Stopped with a write on its way (api/client.ts): the way to finish it without doing it twice.
-    const { idempotencyKey, mayHaveArrived } = err as { idempotencyKey?: string; mayHaveArrived?: boolean };
-    const again = idempotencyKey && mayHaveArrived ? rerunCommand(idempotencyKey, sink.rerunWith?.(idempotencyKey)) : null;
+    const again = rerunIfMayHaveArrived(err as WriteOnItsWay, sink);
     const hints = again ? [`The request was sent before msgctl stopped, so it may have been done all the same. ${again}`] : [];
     if (sink.json) write(stringifyWellFormed(localProblem('interrupted', 'Interrupted', terminated ? `Terminated (${why}).` : 'Interrupted (Ctrl-C).', hints)));
     else write([terminated ? 'Terminated.' : 'Interrupted.', ...hints.map((h) => `  ${h}`)].join('\n'));
@@ -176,6 +175,17 @@ function retriedHint(err: ApiError, rerunWith: 'flag' | 'header' | undefined): s
   const tried = `msgctl tried ${err.attempts} times (--retries ${err.attempts - 1}).`;
   const again = err.idempotencyKey ? rerunCommand(err.idempotencyKey, rerunWith) : null;
   return `${tried} ${again ?? 'Try again later.'}`;
+}
+
+/** A failed write as a NetworkError, or an abort the client passed on (api/client.ts), describes it. */
+interface WriteOnItsWay {
+  idempotencyKey?: string | null;
+  mayHaveArrived?: boolean;
+}
+
+/** For a write that may have reached the service: how to finish it without doing it twice, where the command can. */
+function rerunIfMayHaveArrived(err: WriteOnItsWay, sink: ErrorSink): string | null {
+  return err.idempotencyKey && err.mayHaveArrived ? rerunCommand(err.idempotencyKey, sink.rerunWith?.(err.idempotencyKey)) : null;
 }
 
 /** How to run the command again with the key it sent, where it can send it again (Context.rerunWith). */
