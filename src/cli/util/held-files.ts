@@ -40,12 +40,10 @@ export function releaseFile(path: string, text: string): void {
   record({ heldFile: { path, text, held: false } });
 }
 
-/** Main thread: a worker's message, if it is about a held file; true when it was. */
-export function adoptHeldFile(message: unknown): boolean {
+/** Main thread: a worker's message, if it is about a held file (others are left alone). */
+export function adoptHeldFile(message: unknown): void {
   const file = (message as Partial<HeldFileMessage> | null)?.heldFile;
-  if (typeof file?.path !== 'string' || typeof file.text !== 'string') return false;
-  record({ heldFile: file });
-  return true;
+  if (typeof file?.path === 'string' && typeof file.text === 'string') record({ heldFile: file });
 }
 
 function record(message: HeldFileMessage): void {
