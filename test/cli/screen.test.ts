@@ -146,6 +146,30 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'jq_error', detail: expect.stringContaining('stop here') as unknown });
   });
 
+
+  it("jq's messages name the record by its place in the whole output, not in its page", async () => {
+    const all = jsonLines((await msgctl(['patients', 'list', '--all', '--json', 'id'], { env: env() })).stdout);
+    expect(all.length).toBeGreaterThan(4);
+    // Pages of 2: the 3rd record is the first of page 2 (jq alone would say line 1), the 4th the last
+    // of it, and the last one the last of the output (a page's last line, which jq counts only when ended).
+    const stopAt = [2, 3, all.length - 1].map((i) => all[i]!.id as string);
+    const program = `if (.id as $id | ${JSON.stringify(stopAt)} | any(. == $id)) then error("stop at \\(.id)") else .id end`;
+    const expected = all.map((p) => p.id).filter((id) => !stopAt.includes(id as string));
+    const raw = await withPageCap(sandbox.current, 2, () => msgctl(['patients', 'list', '--all', '--jq', program], { env: env() }));
+    expect(raw.exitCode).toBe(1);
+    for (const [n, id] of [[3, stopAt[0]], [4, stopAt[1]], [all.length, stopAt[2]]] as const) {
+      expect(raw.stderr).toContain(`jq: error (at record ${n}): stop at ${id}`);
+    }
+    expect(raw.stderr).not.toContain('/dev/stdin');
+    expect(raw.stdout.trim().split('\n')).toEqual(expected);
+    // Fields picked first (the records go to jq as parsed objects, not as the page's text); with
+    // --json the one problem line names the first message.
+    const picked = await withPageCap(sandbox.current, 2, () => msgctl(['patients', 'list', '--all', '--json', 'id,first_name', '--jq', program], { env: env() }));
+    expect(picked.exitCode).toBe(1);
+    expect(JSON.parse(picked.stderr.trim())).toMatchObject({ code: 'jq_error', detail: expect.stringContaining(`(at record 3): stop at ${stopAt[0]}`) as unknown });
+    expect(picked.stdout.trim().split('\n')).toEqual(expected);
+  });
+
   it('an invalid jq program is exit 2 with jq\'s own message, and nothing is sent', async () => {
     const before = sandbox.current.testing.requests().length;
     const r = await msgctl(['patients', 'list', '--jq', '.first_name |'], { env: env() });

@@ -51,8 +51,14 @@ export async function prepareRecordFormat(
     }
     return records.map((r) => pickFields(r, fields!));
   };
-  const runJq = (text: string) => {
-    const { stdout, errors } = jq!.run(text);
+  /** Records given to jq before this page: jq numbers the lines of each page from 1. */
+  let recordsBefore = 0;
+  const runJq = (text: string, count: number) => {
+    // One record per line, each line ended (jq counts the last one only when it is), so jq's
+    // `(at /dev/stdin:N)` is the page's Nth record, said as the whole output's.
+    const { stdout, errors: raw } = jq!.run(text.endsWith('\n') ? text : `${text}\n`);
+    const errors = raw.replace(/\(at \/dev\/stdin:(\d+)\)/g, (_, line: string) => `(at record ${recordsBefore + Number(line)})`);
+    recordsBefore += count;
     if (errors) {
       jqError ??= errors;
       onJqError(errors);
@@ -63,12 +69,12 @@ export async function prepareRecordFormat(
     takesJsonText: jq !== undefined && fields === undefined,
     format(records) {
       const picked = pick(records);
-      if (jq) return runJq(picked.map((r) => stringifyWellFormed(r)).join('\n'));
+      if (jq) return runJq(picked.map((r) => stringifyWellFormed(r)).join('\n'), picked.length);
       if (template) return forPerson(picked.map(template).join(''));
       return picked.map((r) => stringifyWellFormed(r) + '\n').join('');
     },
     formatJsonText(lines) {
-      return runJq(lines);
+      return runJq(lines, countLines(lines));
     },
     finish() {
       if (jqError !== undefined) {
@@ -76,4 +82,11 @@ export async function prepareRecordFormat(
       }
     },
   };
+}
+
+/** How many JSON Lines a text holds (the last one may lack its newline). */
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return text.length > 0 && !text.endsWith('\n') ? count + 1 : count;
 }
