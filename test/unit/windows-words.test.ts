@@ -100,6 +100,9 @@ describe('messages and hints say the platform\'s own thing', () => {
     }
     expect(said['no sandbox key']).toContain("$env:MSGCTL_API_KEY");
     expect(said['sandbox tip']).toContain('set $env:MSGCTL_BASE_URL and $env:MSGCTL_API_KEY');
+    // The start-up banner fits 80 columns: no key or secret is broken across lines.
+    for (const line of said['sandbox tip']!.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(said['sandbox tip']).toMatch(/^ {2}client secret {4}mcs_test_[0-9a-f]{32}$/m);
     for (const what of ['auth status, key refused', 'org, key refused', 'me with an API key', 'doctor, key refused']) expect(said[what]).toContain('Remove-Item Env:MSGCTL_API_KEY');
     expect(said['stopped by SIGHUP']).toContain('Terminated (the console window was closed).');
     expect(said['stopped by SIGBREAK']).toContain('Terminated (Ctrl-Break).');
@@ -116,6 +119,9 @@ describe('messages and hints say the platform\'s own thing', () => {
     }
     expect(said['no sandbox key']).toContain('export MSGCTL_API_KEY');
     expect(said['sandbox tip']).toContain('export MSGCTL_BASE_URL and MSGCTL_API_KEY');
+    // The start-up banner fits 80 columns: no key or secret is broken across lines.
+    for (const line of said['sandbox tip']!.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(said['sandbox tip']).toMatch(/^ {2}client secret {4}mcs_test_[0-9a-f]{32}$/m);
     for (const what of ['auth status, key refused', 'org, key refused', 'me with an API key', 'doctor, key refused']) expect(said[what]).toContain('`unset MSGCTL_API_KEY`');
     expect(said['stopped by SIGTERM']).toContain('Terminated (SIGTERM).');
     expect(said['stopped by SIGHUP']).toContain('Terminated (SIGHUP: the terminal or ssh session closed).');

@@ -66,17 +66,23 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
     await ctx.out.json(info);
   } else {
     const { setVariablesPhrase } = await import('../../output/platform-words.js');
+    // Every line within 80 columns, so no key or secret is broken across lines on a terminal.
+    const more = ' '.repeat(19);
     const lines = [
       `msgctl sandbox listening on ${sandbox.origin}`,
       `  base URL         ${sandbox.baseUrl}`,
-      `  API key          ${c.api_key}   (every scope; default number ${c.phone_numbers[0]})`,
-      `  limited key      ${c.limited_api_key}   (messages.write, patients.read)`,
+      `  API key          ${c.api_key}   every scope`,
+      `  limited key      ${c.limited_api_key}`,
+      `${more}messages.write and patients.read only`,
       `  other org's key  ${c.other_org_api_key}`,
-      `  OAuth client     ${c.oauth_client_id} / ${c.oauth_client_secret}`,
-      `  sign in as       ${c.admin.email} (org admin) or ${c.staff.email} (staff), password "${c.admin.password}"`,
-      flags.writeProfile
-        ? '  profile          "sandbox" written: try `msgctl --profile sandbox org`'
-        : `  tip              add --write-profile, or ${setVariablesPhrase(['MSGCTL_BASE_URL', 'MSGCTL_API_KEY'])}`,
+      `  default number   ${c.phone_numbers[0]}`,
+      `  OAuth client     ${c.oauth_client_id}`,
+      `  client secret    ${c.oauth_client_secret}`,
+      `  sign in as       ${c.admin.email} (org admin)`,
+      `${more}or ${c.staff.email} (staff), password "${c.admin.password}"`,
+      ...(flags.writeProfile
+        ? ['  profile          "sandbox" written: try `msgctl --profile sandbox org`']
+        : ['  tip              add --write-profile, or', `${more}${setVariablesPhrase(['MSGCTL_BASE_URL', 'MSGCTL_API_KEY'])}`]),
       'Press Ctrl-C to stop.',
     ];
     ctx.io.stderr.write(lines.join('\n') + '\n');
