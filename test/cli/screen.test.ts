@@ -135,7 +135,7 @@ describe('--json FIELDS, --jq and --template', () => {
     const one = await msgctl(['org', '--jq', 'error("stop here")'], { env: env() });
     expect(one.exitCode).toBe(1);
     expect(one.stderr).toContain('stop here');
-    expect(one.stderr).toContain('jq stopped on an error');
+    expect(one.stderr).toContain('jq failed on one record, whose output is missing (first: jq: error (at record 1): stop here).');
     const list = await msgctl(['patients', 'list', '--jq', 'error("stop here")'], { env: env() });
     expect(list.exitCode).toBe(1);
     // With --json, stderr is problem lines only: one, naming jq's message.
@@ -146,6 +146,17 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'jq_error', detail: expect.stringContaining('stop here') as unknown });
   });
 
+
+  it('jq goes on after a record it fails on; the first 5 messages are shown, the end says how many', async () => {
+    const all = jsonLines((await msgctl(['patients', 'list', '--all', '--json', 'id'], { env: env() })).stdout);
+    expect(all.length).toBeGreaterThan(6);
+    const r = await withPageCap(sandbox.current, 2, () => msgctl(['patients', 'list', '--all', '--jq', 'if .id == "' + all[1]!.id + '" then .id else error("no \\(.id)") end'], { env: env() }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe(`${all[1]!.id}\n`);
+    const messages = r.stderr.split('\n').filter((line) => line.startsWith('jq: error'));
+    expect(messages).toEqual([1, 3, 4, 5, 6].map((n) => `jq: error (at record ${n}): no ${all[n - 1]!.id}`));
+    expect(r.stderr).toContain(`error: jq failed on ${all.length - 1} records (the first 5 shown), whose output is missing (first: jq: error (at record 1): no ${all[0]!.id}).`);
+  });
 
   it("jq's messages name the record by its place in the whole output, not in its page", async () => {
     const all = jsonLines((await msgctl(['patients', 'list', '--all', '--json', 'id'], { env: env() })).stdout);

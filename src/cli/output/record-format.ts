@@ -17,9 +17,12 @@ export interface RecordFormat {
   format(records: unknown[]): string;
   /** Text for stdout for these JSON Lines (only when takesJsonText). */
   formatJsonText(lines: string): string;
-  /** After the last record: jq errors (already shown on stderr) end the command with 1. */
+  /** After the last record: jq errors (the first few already shown on stderr) end the command with 1. */
   finish(): void;
 }
+
+/** jq's messages shown on stderr as they come; the rest are counted. */
+const JQ_MESSAGES_SHOWN = 5;
 
 export async function prepareRecordFormat(
   flags: { jsonFields?: string; jq?: string; template?: string },
@@ -37,8 +40,10 @@ export async function prepareRecordFormat(
   const template: RenderRecord | undefined =
     flags.template === undefined ? undefined : (await import('./template.js')).compileTemplate(flags.template, fields ?? known);
   const forPerson = (text: string) => (terminal ? terminalSafe(text, { keepLines: true }) : text);
-  /** jq's first error message, for the error that ends the command (its others went by on stderr). */
+  /** jq's first error message, for the error that ends the command (the first few went by on stderr). */
   let jqError: string | undefined;
+  /** How many records jq failed on: it goes on with the next record after each. */
+  let jqFailures = 0;
   let checked = known !== undefined;
 
   const pick = (records: unknown[]) => {
@@ -60,8 +65,13 @@ export async function prepareRecordFormat(
     const errors = raw.replace(/\(at \/dev\/stdin:(\d+)\)/g, (_, line: string) => `(at record ${recordsBefore + Number(line)})`);
     recordsBefore += count;
     if (errors) {
-      jqError ??= errors;
-      onJqError(errors);
+      // One message per record it failed on; a program that fails on every record would fill the
+      // screen, so the first few are shown and the end of the command says how many there were.
+      const messages = errors.split('\n');
+      const shown = messages.slice(0, Math.max(0, JQ_MESSAGES_SHOWN - jqFailures));
+      jqError ??= messages[0];
+      jqFailures += messages.length;
+      if (shown.length) onJqError(shown.join('\n'));
     }
     return forPerson(stdout && !stdout.endsWith('\n') ? stdout + '\n' : stdout);
   };
@@ -78,7 +88,8 @@ export async function prepareRecordFormat(
     },
     finish() {
       if (jqError !== undefined) {
-        throw new CliError(`jq stopped on an error (first: ${jqError.split('\n')[0]}); the output is incomplete.`, undefined, [], 'jq_error');
+        const many = jqFailures === 1 ? 'one record' : `${jqFailures} records${jqFailures > JQ_MESSAGES_SHOWN ? ` (the first ${JQ_MESSAGES_SHOWN} shown)` : ''}`;
+        throw new CliError(`jq failed on ${many}, whose output is missing (first: ${jqError}).`, undefined, [], 'jq_error');
       }
     },
   };

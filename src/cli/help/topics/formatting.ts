@@ -12,7 +12,8 @@ export const topic: HelpTopic = {
   --jq EXPR          jq itself, built in: EXPR runs on each record, as
                      "--json | jq EXPR" would. Strings print raw (jq -r).
                      A program jq cannot compile is exit 2 with jq's message,
-                     and nothing is sent.
+                     and nothing is sent. A record jq fails on prints nothing
+                     and makes the exit status 1.
   --template TEXT    each record through a Mustache template, then a newline:
                        {{first_name}}            a field
                        {{patient.name}}          a nested field
