@@ -43,6 +43,8 @@ describe('send errors map to exit codes', () => {
       { MSGCTL_API_KEY: sandbox.current.credentials.limited_api_key },
     );
     expect(r.stderr).toMatch(/patients\.write/);
+    // What to do about it: the key came from MSGCTL_API_KEY, which overrides the stored credential.
+    expect(r.stderr).toMatch(/hint: use a credential with that scope: MSGCTL_API_KEY overrides the profile's stored one/);
   });
 
   it('not_found → 4 for an unknown patient id and for a --from that is not the clinic\'s', async () => {

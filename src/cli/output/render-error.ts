@@ -150,6 +150,10 @@ function hintFor(err: ApiError, source: string | null): string | null {
       return 'pass --from with one of the organization\'s numbers.';
     case 'oauth_required':
       return 'this needs an org admin\'s OAuth login: run `msgctl login`.';
+    case 'insufficient_scope':
+      return variable
+        ? `use a credential with that scope: ${variable} overrides the profile's stored one, so set it to one that has the scope, or ${clearVariablePhrase(variable)} to use the stored one (\`msgctl auth status\` lists a credential's scopes).`
+        : 'use a credential with that scope: store an API key that has it with `msgctl auth set-key`, or run `msgctl login` (a login asks for every scope); `msgctl auth status` lists this one\'s scopes.';
     case 'invalid_token':
     case 'unauthorized':
       return source === 'keychain' || source === 'file'
