@@ -91,6 +91,9 @@ describe.skipIf(!hasScript)(`campaigns start on a real terminal${hasScript ? '' 
   it.each([
     ['--plain', ['--plain'], {}],
     ['MSGCTL_PLAIN=1', [], { MSGCTL_PLAIN: '1' }],
+    // No colour, however it is asked for, is what NO_COLOR is: the plain line.
+    ['--no-color', ['--no-color'], {}],
+    ['--color never', ['--color', 'never'], {}],
   ])('%s on a terminal that allows cursor control: the plain (y/N) line, not @inquirer\'s redrawn one', async (_name, flag, env) => {
     const id = await draft(`Pty plain ${flag.length}`);
     const no = await answerOnTerminal(['campaigns', 'start', id, ...flag], '(y/N) ', 'n\r', { ...INQUIRER, ...env });

@@ -346,7 +346,7 @@ export class Output {
   /** Progress of long work on stderr, in the one style (progress.ts); nothing with --quiet. */
   async progress(options: { label: string; total?: number; unit?: string; enabled?: boolean }): Promise<Progress> {
     const { createProgress } = await import('./progress.js');
-    const host = { io: { stdout: this.stdout, stderr: this.stderr }, env: this.opts.screen.env, plain: this.plainView, now: this.opts.screen.now };
+    const host = { io: { stdout: this.stdout, stderr: this.stderr }, env: this.opts.screen.env, plain: await this.plainOnStderr(), now: this.opts.screen.now };
     const progress = await createProgress(host, { ...options, enabled: (options.enabled ?? true) && !this.opts.quiet });
     // While it shows, notes and warnings step around the progress line instead of breaking into it.
     this.activeProgress = progress;
@@ -383,6 +383,15 @@ export class Output {
   /** Colour for text on stderr (progress, invalid rows). */
   async errorStyle(): Promise<Style> {
     return this.styleFor('err');
+  }
+
+  /**
+   * Whether what is drawn on stderr (a question, a progress line) must be plain lines: --plain, or
+   * no colour there, whichever way it was turned off (--no-color and --color never, the profile's
+   * color, NO_COLOR), as NO_COLOR alone already made the question a plain (y/N) line.
+   */
+  async plainOnStderr(): Promise<boolean> {
+    return this.plainView || (await this.styleFor('err')) === plainStyle;
   }
 
   private async styleFor(stream: 'out' | 'err'): Promise<Style> {

@@ -37,6 +37,6 @@ export async function confirmDestructive(ctx: Context, confirmation: Confirmatio
     throw new UsageError(`${confirmation.action}: refusing without a terminal to ask on. Pass --yes to confirm.`);
   }
   // The question quotes data (a patient's name): escaped like every other text shown to a person.
-  const ok = await ctx.services.prompter.confirm(terminalSafe(await confirmation.question()), ctx.io, ctx.signal, { plain: ctx.out.plainView });
+  const ok = await ctx.services.prompter.confirm(terminalSafe(await confirmation.question()), ctx.io, ctx.signal, { plain: await ctx.out.plainOnStderr() });
   if (!ok) throw new Declined();
 }

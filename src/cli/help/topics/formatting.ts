@@ -49,8 +49,8 @@ Colour and pager
 
   --color auto|always|never (--no-color). CLICOLOR_FORCE or FORCE_COLOR=1
   force colour; NO_COLOR, CLICOLOR=0, FORCE_COLOR=0 and TERM=dumb turn it
-  off (and NO_COLOR, CLICOLOR=0, TERM=dumb also stop progress redrawing in
-  place). Then the profile's color setting.
+  off. Then the profile's color setting. Without colour (however it was
+  turned off) or with TERM=dumb, progress and questions are plain lines.
   Long output goes through MSGCTL_PAGER, else PAGER, else the profile's
   pager, else "less -FRX". An empty value or --no-pager: no pager.
 
