@@ -115,6 +115,36 @@ describe('stop and delete name what they change', () => {
     await ok(['campaigns', 'stop', id, '--yes']);
   });
 
+  it('a start or stop the campaign\'s status does not allow is refused before the question, as the service would (exit 5, its 409 code), with what to do', async () => {
+    const refusedOnTerminal = async (verb: 'start' | 'stop', id: string, said: string, hint: string, code: string) => {
+      const { prompter, asked } = answering(true);
+      const r = await interactive(['campaigns', verb, id], prompter);
+      expect(asked, `${verb} ${status(id)}`).toEqual([]);
+      expect(r.exitCode, r.stderr).toBe(5);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).toContain(hint);
+      // With --yes the service answers: the same exit code and problem code.
+      const scripted = await msgctl(['campaigns', verb, id, '--yes', '--json'], { env: env() });
+      expect(scripted.exitCode).toBe(5);
+      expect(JSON.parse(scripted.stderr)).toMatchObject({ code });
+      const plain = await msgctl(['campaigns', verb, id, '--yes'], { env: env() });
+      expect(plain.stderr).toMatch(new RegExp(`\\(${code}, HTTP 409\\)[^]*hint: .*\`msgctl campaigns get ID\` shows its status`));
+      const asJson = await interactive(['campaigns', verb, id, '--json'], answering(true).prompter);
+      expect(JSON.parse(asJson.stderr)).toMatchObject({ code });
+    };
+    const drafted = await draft('Never started', 1);
+    await refusedOnTerminal('stop', drafted, `Campaign "Never started" (${drafted}) is a draft: it has sent nothing, so there is nothing to stop.`, `msgctl campaigns delete ${drafted}`, 'campaign_not_running');
+    const running = await draft('Going', 2);
+    await ok(['campaigns', 'start', running, '--yes']);
+    await refusedOnTerminal('start', running, `Campaign "Going" (${running}) is already running: there is nothing to start.`, `msgctl campaigns watch ${running}`, 'campaign_not_editable');
+    await ok(['campaigns', 'stop', running, '--yes']);
+    expect(status(running)).toBe('stopped');
+    await refusedOnTerminal('start', running, `Campaign "Going" (${running}) is stopped (`, 'a stopped campaign cannot be started again.', 'campaign_not_editable');
+    await refusedOnTerminal('stop', running, `Campaign "Going" (${running}) is already stopped.`, `msgctl campaigns get ${running}`, 'campaign_not_running');
+    expect(status(drafted)).toBe('draft');
+    expect(status(running)).toBe('stopped');
+  });
+
   it('campaigns delete names the campaign and its recipients', async () => {
     const id = await draft('Old draft', 2);
     const { prompter, asked } = answering(false);

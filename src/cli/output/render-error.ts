@@ -144,6 +144,10 @@ function hintFor(err: ApiError, source: string | null): string | null {
     return `this needs an org admin's OAuth login, and MSGCTL_API_KEY (an API key) overrides any login: ${clearVariablePhrase('MSGCTL_API_KEY')} and run \`msgctl login\`, or set MSGCTL_TOKEN instead.`;
   }
   switch (err.code) {
+    case 'campaign_not_running':
+      return 'pause takes a running campaign, stop a running or paused one; `msgctl campaigns get ID` shows its status.';
+    case 'campaign_not_editable':
+      return 'a campaign starts from draft or paused, and a running, completed or stopped one cannot be changed; `msgctl campaigns get ID` shows its status.';
     case 'ambiguous_recipient':
       return 'send to one of the candidates with --to <patient-id>, or add --mrn.';
     case 'from_required':

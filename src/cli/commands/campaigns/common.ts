@@ -1,7 +1,10 @@
 /** What the `msgctl campaigns` verbs share: printing, request bodies from flags, state transitions. */
 import type { Campaign, CampaignStatus } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { shellWord } from '../../util/shell-word.js';
+import { cell } from '../../output/terminal-text.js';
 import { CAMPAIGN } from '../../api/shapes.js';
 
 export const STATUSES: readonly CampaignStatus[] = ['draft', 'running', 'paused', 'completed', 'stopped'];
@@ -38,7 +41,6 @@ export async function campaignBody(ctx: Context, flags: EditFlags): Promise<Reco
   return body;
 }
 
-/** start / pause / stop: an Idem POST that returns the campaign. */
 /** archive / unarchive: PATCH {archived}; the campaign's status does not change. */
 export async function setArchived(ctx: Context, id: string, archived: boolean): Promise<void> {
   const { campaignPath } = await import('../../campaigns/input.js');
@@ -46,6 +48,7 @@ export async function setArchived(ctx: Context, id: string, archived: boolean): 
   await printCampaign(ctx, await (await ctx.client()).patch(path, { archived }, ctx.signal, CAMPAIGN));
 }
 
+/** start / pause / stop: an Idem POST that returns the campaign. */
 export async function transition(ctx: Context, id: string, action: 'start' | 'pause' | 'stop', key?: string): Promise<Campaign> {
   const { campaignPath } = await import('../../campaigns/input.js');
   const path = campaignPath(id, `/${action}`);
@@ -67,4 +70,30 @@ export function campaignLabel(campaign: Campaign): string {
 
 export function recipientCount(n: number): string {
   return `${n} recipient${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Why `action` cannot happen to the campaign in its status (api-spec §3.1: start takes a draft or
+ * a paused one, stop a running or paused one), as the error a confirmation raises instead of
+ * asking: a "yes" would only meet the service's 409. The same exit code (5) and problem code as
+ * that 409, so a script sees one answer with or without --yes.
+ */
+export function transitionRefused(campaign: Campaign, action: 'start' | 'stop'): CliError | null {
+  const label = campaignLabel(campaign);
+  const id = shellWord(cell(campaign.id));
+  const refused = (message: string, hint: string) =>
+    new CliError(message, ExitCode.Conflict, [hint], action === 'start' ? 'campaign_not_editable' : 'campaign_not_running');
+  const { status, counts } = campaign;
+  if (action === 'start') {
+    if (status === 'draft' || status === 'paused') return null;
+    if (status === 'running') return refused(`Campaign ${label} is already running: there is nothing to start.`, `Follow it with: msgctl campaigns watch ${id}`);
+    return refused(
+      `Campaign ${label} is ${status} (${counts.sent} sent, ${counts.skipped} skipped): a ${status} campaign cannot be started again.`,
+      'To send it again, create a new campaign: msgctl campaigns create --help',
+    );
+  }
+  if (status === 'running' || status === 'paused') return null;
+  if (status === 'draft') return refused(`Campaign ${label} is a draft: it has sent nothing, so there is nothing to stop.`, `Delete it if it is not wanted: msgctl campaigns delete ${id}`);
+  if (status === 'completed') return refused(`Campaign ${label} is completed: every recipient was sent to or skipped, so there is nothing to stop.`, `See what it sent: msgctl campaigns get ${id}`);
+  return refused(`Campaign ${label} is already stopped.`, `See what it sent: msgctl campaigns get ${id}`);
 }

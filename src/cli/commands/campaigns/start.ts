@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Campaign } from '../../../contract/api.js';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
-import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
+import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition, transitionRefused } from './common.js';
 import { shellWord } from '../../util/shell-word.js';
 import { cell } from '../../output/terminal-text.js';
 import { CliError } from '../../errors.js';
@@ -28,10 +28,13 @@ export async function run(ctx: Context, opts: CampaignsStartOptions): Promise<vo
 
 /**
  * Who gets what, and how: the count is the recipients still pending (all of them for a draft).
- * A draft with nobody to send to is refused here, before the question: a "yes" would only meet
- * the service's 422 (the same exit code, 6).
+ * A campaign that cannot be started (running, completed, stopped) and a draft with nobody to send
+ * to are refused here, before the question: a "yes" would only meet the service's 409 or 422
+ * (the same exit codes, 5 and 6).
  */
 function startQuestion(campaign: Campaign): string {
+  const refused = transitionRefused(campaign, 'start');
+  if (refused) throw refused;
   if (campaign.status === 'draft' && campaign.counts.pending === 0) {
     throw new CliError(`Campaign ${campaignLabel(campaign)} has no recipients yet: starting it would send nothing.`, ExitCode.Validation, [
       `Add them first: msgctl campaigns recipients add ${shellWord(cell(campaign.id))} --csv FILE (or --patient ID)`,

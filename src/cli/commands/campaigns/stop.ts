@@ -3,7 +3,7 @@ import { FIELDS } from '../../../contract/api.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ARGS, describeArguments, examples, type Act, formatOptions } from '../kit.js';
-import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition } from './common.js';
+import { campaignLabel, fetchCampaign, printCampaign, recipientCount, transition, transitionRefused } from './common.js';
 import { cell } from '../../output/terminal-text.js';
 
 export interface CampaignsStopOptions {
@@ -21,6 +21,8 @@ export async function run(ctx: Context, opts: CampaignsStopOptions): Promise<voi
     action: `Stop campaign ${opts.id}`,
     question: async () => {
       const campaign = await fetchCampaign(ctx, opts.id);
+      const refused = transitionRefused(campaign, 'stop');
+      if (refused) throw refused;
       return (
         `Stop campaign ${campaignLabel(campaign)}? ${recipientCount(campaign.counts.pending)} not yet sent will be cancelled` +
         ` (${campaign.counts.sent} already sent), and it cannot be started again.`
