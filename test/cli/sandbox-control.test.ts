@@ -68,6 +68,31 @@ describe('msgctl sandbox faults add refuses flags that describe no fault or two'
   });
 });
 
+describe('sandbox faults list', () => {
+  it('has what every list has: --wide (which its "hidden to fit" note names), --jq, --template and --json FIELDS', async () => {
+    await fetch(`${sandbox.current.origin}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ status: 503, path: '/organization' }, { reset: true }] }) });
+    try {
+      // The 503 served (to this request), the reset still queued: a served fault fills the request columns.
+      const served = await fetch(`${sandbox.current.baseUrl}/organization`, { headers: { authorization: `Bearer ${sandbox.current.credentials.api_key}` } });
+      expect(served.status).toBe(503);
+      const narrow = await msgctl(['sandbox', 'faults', 'list'], { env: env(), tty: true, columns: 60 });
+      expect(narrow.exitCode, narrow.stderr).toBe(0);
+      expect(narrow.stderr).toMatch(/hidden to fit the window; --wide shows all/);
+      const wide = await msgctl(['sandbox', 'faults', 'list', '--wide'], { env: env(), tty: true, columns: 60 });
+      expect(wide.exitCode, wide.stderr).toBe(0);
+      expect(wide.stdout).toMatch(/SERVED_TO|served_to/i);
+      const jq = await msgctl(['sandbox', 'faults', 'list', '--jq', '.state + " " + (.status // "reset" | tostring)'], { env: env() });
+      expect(jq.stdout).toBe('queued reset\nserved 503\n');
+      const template = await msgctl(['sandbox', 'faults', 'list', '--template', '{{state}}:{{path}}'], { env: env() });
+      expect(template.stdout).toBe('queued:\nserved:/organization\n');
+      const fields = await msgctl(['sandbox', 'faults', 'list', '--json', 'state,path'], { env: env() });
+      expect(fields.stdout).toBe('{"state":"queued"}\n{"state":"served","path":"/organization"}\n');
+    } finally {
+      await fetch(`${sandbox.current.origin}/_sandbox/faults`, { method: 'DELETE' });
+    }
+  });
+});
+
 describe('finding the sandbox', () => {
   it('without a base URL or a sandbox profile, says how to start one (exit 2)', async () => {
     const r = await msgctl(['sandbox', 'faults', 'list'], { env: isolatedEnv() });
