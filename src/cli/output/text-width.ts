@@ -33,7 +33,13 @@ export function padWidth(text: string, width: number): string {
   return w >= width ? text : text + ' '.repeat(width - w);
 }
 
-/** Words of `text` wrapped into lines of at most `width` columns (a word longer than a line is split). */
+/** A URL with a scheme (https://…, file://…): one word that must stay whole. */
+const LINK = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
+
+/**
+ * Words of `text` wrapped into lines of at most `width` columns (a word longer than a line is
+ * split, but for a link, which goes on a line of its own whole).
+ */
 export function wrapWidth(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
@@ -46,6 +52,10 @@ export function wrapWidth(text: string, width: number): string[] {
       }
       if (line) lines.push(line);
       line = word;
+      // A link is never cut: the pieces of one, indented under a label, are no longer a link a
+      // person can click or copy (gh leaves them whole too). It gets a line of its own instead, and
+      // the terminal folds it if it must, as one line.
+      if (LINK.test(word)) continue;
       while (displayWidth(line) > width) {
         let head = '';
         for (const { segment } of graphemes.segment(line)) {
