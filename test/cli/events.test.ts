@@ -149,6 +149,19 @@ describe('msgctl events listen --register', () => {
     expect(JSON.parse(line!).type).toBe('message.reaction.created');
   });
 
+  it('on a terminal: the time in the labelled zone and the type, then the ids whole, within the width', async () => {
+    const chat = w.addConversation([w.dana, w.sam]);
+    const listener = startInProcess(['events', 'listen', '--register', '--event', 'message.reaction.created'], { env: { ...env, MSGCTL_TIME_ZONE: 'America/New_York' }, tty: true, columns: 80 });
+    running.push(listener);
+    await listener.waitFor(/Listening on/);
+    const m = w.addMessage(chat, w.sam, 'react to me');
+    expect((await msgctl(['messages', 'react', m.id, '👀'], { env })).exitCode).toBe(0);
+    const [first, ...rest] = await listener.waitForLines(3);
+    expect(first).toMatch(/^\d\d:\d\d:\d\d E[SD]T {2}message\.reaction\.created$/);
+    expect(rest.join('\n')).toContain(`message_id=${m.id}`);
+    for (const line of [first!, ...rest]) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
   it('refuses an unknown --event type locally (exit 2)', async () => {
     const r = await msgctl(['events', 'listen', '--register', '--event', 'message.sent'], { env });
     expect(r.exitCode).toBe(2);

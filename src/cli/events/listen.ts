@@ -13,6 +13,8 @@
  */
 import type { Context } from '../context.js';
 import { cell, terminalSafe } from '../output/terminal-text.js';
+import { displayWidth } from '../output/text-width.js';
+import type { TimeView } from '../output/time-view.js';
 import { UsageError } from '../errors.js';
 import { secretKey } from '../webhooks/signature.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from './receiver.js';
@@ -41,10 +43,11 @@ export async function listen(ctx: Context, flags: ListenFlags): Promise<void> {
   // Read the secret before binding, so a bad secret fails fast and nothing is left listening.
   const secret = flags.register ? null : await readSecret(ctx, flags);
   const pretty = ctx.out.mode === 'table';
+  const times = pretty ? await ctx.out.times() : null;
   const receiver = await startReceiver({
     port: flags.port,
     forwardTo,
-    onEvent: (event) => (pretty ? ctx.out.write(readableLine(event) + '\n') : ctx.out.json(event)),
+    onEvent: (event) => (times ? ctx.out.write(readableEvent(event, times, ctx.out.terminalWidth) + '\n') : ctx.out.json(event)),
     onNote: (line) => ctx.io.stderr.write(`${terminalSafe(line, { keepLines: true })}\n`),
   }).catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`Cannot listen on 127.0.0.1:${flags.port}: ${err.code ?? err.message}.`, ['Pick another --port, or 0 for any free one.']);
@@ -123,11 +126,25 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-/** One line for a person at a terminal: time, type, ids, attempt. */
-export function readableLine(event: ReceivedEvent): string {
+/**
+ * An event for a person at a terminal: its time in the one labelled zone and its type (and the
+ * attempt, after a retry) on a line, then its ids and fields, `key=value` pairs wrapped to the
+ * width under it and never cut (an id must stay whole to be copied). One line of ~240 columns
+ * folded a UUID across the screen's edge.
+ */
+export function readableEvent(event: ReceivedEvent, times: Pick<TimeView, 'clock'>, width: number): string {
   const payload = event.payload && typeof event.payload === 'object' ? (event.payload as Record<string, unknown>) : {};
-  const fields = Object.entries(payload).map(([k, v]) => `${k}=${String(v)}`).join(' ');
-  const when = typeof event.occurred_at === 'string' ? event.occurred_at : '';
-  const attempt = event.delivery_attempt && event.delivery_attempt > 1 ? ` (attempt ${event.delivery_attempt})` : '';
-  return terminalSafe(`${when}  ${event.type}  ${event.id}  ${fields}${attempt}`);
+  const pairs = [...Object.entries(payload).map(([k, v]) => `${k}=${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`), `event=${String(event.id)}`];
+  const when = typeof event.occurred_at === 'string' ? cell(times.clock(event.occurred_at)) : '';
+  const attempt = event.delivery_attempt && event.delivery_attempt > 1 ? `  (attempt ${event.delivery_attempt})` : '';
+  const lines = [`${when}  ${cell(String(event.type))}${attempt}`];
+  let line = '';
+  for (const pair of pairs.map((p) => cell(p))) {
+    if (line && displayWidth(`${line}  ${pair}`) > width - 2) {
+      lines.push(`  ${line}`);
+      line = pair;
+    } else line = line ? `${line}  ${pair}` : pair;
+  }
+  if (line) lines.push(`  ${line}`);
+  return lines.join('\n');
 }

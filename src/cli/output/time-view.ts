@@ -52,6 +52,17 @@ export class TimeView {
     return `${w.year}-${pad(w.month)}-${pad(w.day)} ${w.hm} ${this.label(ms)}${relative ? ` (${relative})` : ''}`;
   }
 
+  /** A live stream's time, to the second: "14:47:05 EST" today, "2026-11-25 14:47:05 EST" on another day. */
+  clock(iso: string): string {
+    const ms = Date.parse(iso);
+    if (Number.isNaN(ms)) return iso;
+    const w = this.wall(ms);
+    const today = this.wall(this.now());
+    const seconds = pad(new Date(ms).getUTCSeconds()); // every zone in use is offset by whole minutes
+    const date = w.year === today.year && w.month === today.month && w.day === today.day ? '' : `${w.year}-${pad(w.month)}-${pad(w.day)} `;
+    return `${date}${w.hm}:${seconds} ${this.label(ms)}`;
+  }
+
   /** "5m ago", "in 3h" within a day of now; null further away. */
   private relative(ms: number): string | null {
     const delta = this.now() - ms;
