@@ -93,6 +93,18 @@ describe('conversations list/get', () => {
     );
   });
 
+  it('on an 80-column terminal the patient stays (whose conversation it is); the latest message goes first, and the note says so', async () => {
+    const r = await msgctl(['conversations', 'list', '--patient', patientByMrn(sandbox.current.sb, 'A-5001').id], { env: env(), tty: true, columns: 80 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [header, row] = r.stdout.split('\n');
+    expect(header).toMatch(/^ACTIVITY \(\S+\) +ID +PATIENT/);
+    expect(row).toContain(c.frank!.id);
+    expect(row).toContain('Frank Failing');
+    expect(r.stderr).toMatch(/\(number, channel, unread, latest hidden to fit the window; --wide shows all\)/);
+    const wide = await msgctl(['conversations', 'list', '--patient', patientByMrn(sandbox.current.sb, 'A-5001').id], { env: env(), tty: true, columns: 160 });
+    expect(wide.stdout.split('\n')[0]).toMatch(/PATIENT .*LATEST$/);
+  });
+
   it('get shows one conversation: unread count, no latest message (as in the spec\'s sample)', async () => {
     const r = await msgctl(['conversations', 'get', c.adaSms!.id, '--json'], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);

@@ -23,11 +23,13 @@ export interface ConversationListFlags {
 const tableColumns: Column<PatientConversation>[] = [
   { header: 'activity', value: (c) => c.last_message_at, time: true },
   { header: 'id', value: (c) => c.id, id: true },
-  { header: 'patient', value: (c) => c.patient.name, drop: 0.5 },
+  // Whose conversation a row is: never dropped (the latest message goes first, then its number and
+  // channel; at 80 columns the patient had gone and the latest message stayed).
+  { header: 'patient', value: (c) => c.patient.name },
   { header: 'number', value: (c) => `${c.phone_number.number} ${c.phone_number.team}`, drop: 2 },
   { header: 'channel', value: (c) => c.channel, drop: 1 },
   { header: 'unread', value: (c) => c.unread_count || '', drop: 3 },
-  { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true },
+  { header: 'latest', value: (c) => c.latest_message?.body ?? '', flex: true, drop: 0.5 },
 ];
 
 const plainColumns: Column<PatientConversation>[] = [

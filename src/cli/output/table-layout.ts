@@ -94,10 +94,13 @@ export function layoutTable(columns: LayoutColumn[], cells: string[][], terminal
     excess--;
   }
 
-  // 3. The flexible column takes the rest (at least a few characters, even on a tiny terminal).
+  // 3. The flexible column takes the rest (at least a few characters, even on a tiny terminal). Last,
+  // it takes all the rest, whatever its first rows needed: later rows (`messages list --follow`,
+  // the next pages) may be longer, and the last column is not padded, so room costs nothing.
   if (flexIndex >= 0 && shown.includes(flexIndex)) {
     const others = shown.reduce((sum, i) => (i === flexIndex ? sum : sum + widths.get(i)!), 0) + GUTTER * (shown.length - 1);
-    widths.set(flexIndex, Math.max(Math.min(natural[flexIndex]!, 4), Math.min(natural[flexIndex]!, terminalWidth - others)));
+    const room = shown.at(-1) === flexIndex ? terminalWidth - others : Math.min(natural[flexIndex]!, terminalWidth - others);
+    widths.set(flexIndex, Math.max(Math.min(natural[flexIndex]!, 4), room));
   }
   const droppedIndexes = columns.map((_, i) => i).filter((i) => !shown.includes(i) && !columns[i]!.empty);
   return {
