@@ -19,6 +19,8 @@ export interface SandboxOptions {
   rateLimit: number;
   timeScale: number;
   seedMessages?: number;
+  /** Ends a start that is still seeding (Ctrl-C on `msgctl sandbox --seed-messages 1000000`). */
+  signal?: AbortSignal;
   /** Quiet by default; `msgctl sandbox --verbose` logs requests. */
   log?: (line: string) => void;
 }

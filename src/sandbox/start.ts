@@ -46,7 +46,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   } else {
     credentials = seedWorld(sb);
     meta.put({ id: 'credentials', credentials });
-    if (options.seedMessages) seedSyntheticMessages(sb, options.seedMessages);
+    if (options.seedMessages) await seedSyntheticMessages(sb, options.seedMessages, options.signal);
   }
   sb.credentials = credentials;
   // The seed is committed before the server answers anything.

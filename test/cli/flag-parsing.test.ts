@@ -97,6 +97,11 @@ describe('refused before anything runs', () => {
     ['a concurrency below 1', registerSend, ['send', '--csv', 'f.csv', '--concurrency', '0'], 'commander.invalidArgument', /whole number ≥ 1/],
     ['a misspelt flag, with the suggestion', registerSend, ['send', '--too', 'x'], 'commander.unknownOption', /Did you mean --to\?/],
     ['a --limit of 0', patientsList.register, ['list', '--limit', '0'], 'commander.invalidArgument', /whole number ≥ 1/],
+    // Number() reads these as 16, 3 and 10: a person means none of them.
+    ['a --limit in hex', patientsList.register, ['list', '--limit', '0x10'], 'commander.invalidArgument', /whole number ≥ 1/],
+    ['a --limit in binary', patientsList.register, ['list', '--limit', '0b11'], 'commander.invalidArgument', /whole number ≥ 1/],
+    ['a --limit with an exponent', patientsList.register, ['list', '--limit', '1e1'], 'commander.invalidArgument', /whole number ≥ 1/],
+    ['a --concurrency of Infinity', registerSend, ['send', '--csv', 'f.csv', '--concurrency', 'Infinity'], 'commander.invalidArgument', /whole number ≥ 1/],
     ['an id that is not a UUID', messagesReact.register, ['react', 'nope', '👍'], 'commander.invalidArgument', /must be a UUID/],
   ] as const)('%s', async (_, register, argv, code, message) => {
     const parsed = await parseVerb(register as Parameters<typeof parseVerb>[0], [...argv]);

@@ -51,6 +51,20 @@ describe('msgctl sandbox', () => {
   // Restarting on a --data file (the same world, credentials and all; no side files after a clean stop):
   // sandbox-data.test.ts, after a kill -9 as well.
 
+  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served); more than a million is refused', async () => {
+    const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--seed-messages', '1000000'], { env: isolatedEnv(), extendEnv: false, reject: false });
+    // Well into the seeding (which takes most of a minute), but long before it ends.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(String(r.stderr).trim())).toMatchObject({ code: 'interrupted' });
+    const tooMany = await msgctl(['sandbox', '--port', '0', '--seed-messages', '1000001'], { env: isolatedEnv() });
+    expect(tooMany.exitCode).toBe(2);
+    expect(tooMany.stderr).toContain('Must be at most 1000000.');
+  });
+
   it('rejects a bad --chaos spec with a usage error', async () => {
     const r = await msgctl(['sandbox', '--port', '0', '--chaos', 'teapot=0.5'], { env: isolatedEnv() });
     expect(r.exitCode).toBe(2);

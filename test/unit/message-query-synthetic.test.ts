@@ -5,27 +5,27 @@ import { SandboxContext } from '../../src/sandbox/context.js';
 import { seedWorld } from '../../src/sandbox/seed.js';
 import { seedSyntheticMessages } from '../../src/sandbox/domain/synthetic.js';
 
-function world(seed: number, count: number) {
+async function world(seed: number, count: number) {
   const sb = new SandboxContext(new SandboxStore(), new Clock(1), { port: 0, seed, rateLimit: 0, timeScale: 1 });
   const credentials = seedWorld(sb);
   const before = new Set(sb.db.messages.values());
-  seedSyntheticMessages(sb, count);
+  await seedSyntheticMessages(sb, count);
   const messages = [...sb.db.messages.values()].filter((m) => !before.has(m));
   return { sb, credentials, messages };
 }
 
 describe('seedSyntheticMessages', () => {
-  it('is deterministic for a seed and different for another', () => {
-    const a = world(3, 2000);
-    const b = world(3, 2000);
-    const c = world(4, 2000);
+  it('is deterministic for a seed and different for another', async () => {
+    const a = await world(3, 2000);
+    const b = await world(3, 2000);
+    const c = await world(4, 2000);
     expect(a.messages.map((m) => [m.id, m.body, m.conversationId, m.senderKind])).toEqual(b.messages.map((m) => [m.id, m.body, m.conversationId, m.senderKind]));
     expect(c.messages[0]!.id).not.toBe(a.messages[0]!.id);
   });
 
-  it('writes N messages in time order over the last 90 days, of every kind', () => {
-    const { sb, credentials, messages } = world(1, 5_000);
-    expect(messages).toHaveLength(5_000);
+  it('writes N messages in time order over the last 90 days, of every kind', async () => {
+    const { sb, credentials, messages } = await world(1, 12_000);
+    expect(messages).toHaveLength(12_000);
     const now = sb.clock.now();
     for (let i = 1; i < messages.length; i++) {
       expect(messages[i]!.seq).toBeGreaterThan(messages[i - 1]!.seq);
@@ -53,5 +53,23 @@ describe('seedSyntheticMessages', () => {
       expect(c.type).toBe('patient');
       expect(c.last_message_at).not.toBeNull();
     }
+  });
+  it('gives the event loop turns, and stops when its signal aborts (Ctrl-C while a million are seeded)', async () => {
+    const sb = new SandboxContext(new SandboxStore(), new Clock(1), { port: 0, seed: 1, rateLimit: 0, timeScale: 1 });
+    seedWorld(sb);
+    const before = sb.db.messages.size;
+    const controller = new AbortController();
+    let turns = 0;
+    const counting = setInterval(() => {
+      turns += 1;
+      if (turns === 2) controller.abort(new Error('Interrupted'));
+    }, 0);
+    try {
+      await expect(seedSyntheticMessages(sb, 1_000_000, controller.signal)).rejects.toThrow('Interrupted');
+    } finally {
+      clearInterval(counting);
+    }
+    // Stopped within a few turns of the abort: a small share of the million.
+    expect(sb.db.messages.size - before).toBeLessThan(100_000);
   });
 });

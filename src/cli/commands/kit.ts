@@ -88,14 +88,23 @@ export function describeArguments(cmd: Command, specs: Record<string, ArgumentSp
   return cmd;
 }
 
+/**
+ * A number as a person writes one: decimal digits, maybe a fraction (`2.5`); NaN for anything
+ * else. Number() alone also takes `0x10`, `0b11`, `1e1`, `Infinity` and an empty string (0):
+ * `--limit 0x10` printed 16 records.
+ */
+export function decimal(value: string): number {
+  return /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+}
+
 export function positiveInt(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Must be a whole number ≥ 1.');
   return n;
 }
 
 export function positiveNumber(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('Must be a number > 0.');
   return n;
 }
@@ -109,13 +118,13 @@ export function timeoutSeconds(value: string): number {
 
 /** --retries: a whole number from 0 to 20. */
 export function retryCount(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isInteger(n) || n < 0 || n > 20) throw new InvalidArgumentError('Must be a whole number from 0 to 20.');
   return n;
 }
 
 export function nonNegativeNumber(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('Must be a number ≥ 0.');
   return n;
 }

@@ -97,7 +97,15 @@ interface Sender {
   name: string;
 }
 
-export function seedSyntheticMessages(sb: SandboxContext, count: number): void {
+/** Messages seeded between two turns of the event loop (~50 ms of work). */
+const SEED_TURN = 5_000;
+
+/**
+ * Seeds `count` messages, giving the event loop a turn every SEED_TURN of them: a million take
+ * most of a minute, and in one synchronous loop Ctrl-C and SIGTERM did nothing all that time.
+ * Stops (throws the signal's reason) at the first turn after `signal` aborts.
+ */
+export async function seedSyntheticMessages(sb: SandboxContext, count: number, signal?: AbortSignal): Promise<void> {
   const org = sb.db.orgs.values().next().value;
   if (!org) throw new Error('--seed-messages needs the seeded organization');
   const random = prng(Number(sb.options.seed) * 7919 + 17);
@@ -178,6 +186,10 @@ export function seedSyntheticMessages(sb: SandboxContext, count: number): void {
   const lastOutbound = new Map<string, number>();
   const step = SPAN_MS / count;
   for (let i = 0; i < count; i++) {
+    if (i % SEED_TURN === SEED_TURN - 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
     const createdMs = Math.floor(start + (i + random()) * step);
     const c = conversations[pickConversation()]!;
     const patient = patientById.get(c.patientId!)!;

@@ -2,13 +2,13 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Context } from '../../context.js';
-import { ARGS, describeArguments, examples, type Act } from '../kit.js';
+import { ARGS, decimal, describeArguments, examples, type Act } from '../kit.js';
 
 /** Shortest poll the CLI allows, so a typo cannot hammer the service. */
 const MIN_POLL_SECONDS = 0.05;
 
 function pollSeconds(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isFinite(n) || n < MIN_POLL_SECONDS) throw new InvalidArgumentError(`Must be a number ≥ ${MIN_POLL_SECONDS}.`);
   return n;
 }

@@ -2,12 +2,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { LoginFlags } from '../../auth/login.js';
 import type { Context } from '../../context.js';
-import { examples, type Act } from '../kit.js';
+import { decimal, examples, type Act } from '../kit.js';
 
 export type LoginOptions = LoginFlags;
 
 function portNumber(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('Must be a port number from 0 to 65535.');
   return n;
 }

@@ -1,7 +1,7 @@
 /** `msgctl sandbox`: flags and wiring; the command's work is run.ts, which starts src/sandbox through its entry. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
+import { decimal, examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxFlags } from './run.js';
 import type { Context } from '../../context.js';
@@ -10,8 +10,15 @@ import { registerSandboxFaults } from './faults/index.js';
 
 
 function wholeNumber(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('Must be a whole number ≥ 0.');
+  return n;
+}
+
+/** --seed-messages: a million at most (most of a minute and ~2.5 GB); more only ran the machine out of memory. */
+function seedCount(value: string): number {
+  const n = positiveInt(value);
+  if (n > 1_000_000) throw new InvalidArgumentError('Must be at most 1000000.');
   return n;
 }
 
@@ -47,7 +54,7 @@ export function registerSandbox(program: Command, act: Act, runF: typeof run = r
     .option('--rate-limit <n>', 'requests per second per credential before 429 (0: no limit)', nonNegativeNumber, 100)
     .option('--time-scale <x>', 'multiply every background delay (0.01 runs campaigns 100x faster)', nonNegativeNumber, 1)
     .option('--write-profile', 'write a "sandbox" profile (base URL + API key) so `msgctl --profile sandbox …` works')
-    .option('--seed-messages <n>', 'load this many synthetic messages (for tests and benchmarks)', positiveInt)
+    .option('--seed-messages <n>', 'load this many synthetic messages, at most 1000000 (for tests and benchmarks)', seedCount)
     .action(act((ctx, flags: SandboxOptions) => runF(ctx, flags)));
   examples(sandbox, [
     'msgctl sandbox --write-profile',

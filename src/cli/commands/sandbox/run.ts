@@ -29,6 +29,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
       rateLimit: flags.rateLimit,
       timeScale: flags.timeScale,
       seedMessages: flags.seedMessages,
+      signal: ctx.signal,
       log: ctx.opts.verbose ? (line) => ctx.io.stderr.write(`[sandbox] ${line}\n`) : undefined,
     });
   } catch (err) {
