@@ -35,6 +35,15 @@ describe('errors that teach', () => {
     expect(jsonLines(json.stderr)[0]).toMatchObject({ code: 'network_error', hints: [expect.stringContaining('msgctl sandbox')] });
   });
 
+  it('an unknown option with a value (`--api-key=msk_…`) is named without the value: it may be a secret', async () => {
+    for (const args of [['org', '--api-key=msk_test_SECRETX'], ['login', '--client-secret=mcs_test_SECRETX'], ['org', '--json', '--token=tok_SECRETX']]) {
+      const r = await msgctl(args, { env: isolatedEnv() });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`unknown option '${args.at(-1)!.split('=')[0]}=…'`);
+      expect(r.stderr).not.toContain('SECRETX');
+    }
+  });
+
   it('a base URL without /v1 gets a hint on the 404', async () => {
     const env = sandboxEnv(sandbox.current, { MSGCTL_BASE_URL: sandbox.current.origin });
     const r = await msgctl(['org'], { env });
