@@ -44,6 +44,16 @@ describe('errors that teach', () => {
     }
   });
 
+  it('a key with a carriage return (an env file with Windows line endings) is exit 3 saying so, not a network failure (exit 8)', async () => {
+    const before = sandbox.current.testing.requests().length;
+    const r = await msgctl(['org'], { env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: `${sandbox.current.credentials.api_key}\r` }) });
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('The API key in MSGCTL_API_KEY has a carriage return (\\r) at character 42, which no request can carry.');
+    expect(r.stderr).toContain('Set MSGCTL_API_KEY again without it');
+    expect(r.stderr).not.toContain(sandbox.current.credentials.api_key);
+    expect(sandbox.current.testing.requests().length).toBe(before);
+  });
+
   it('a base URL without /v1 gets a hint on the 404', async () => {
     const env = sandboxEnv(sandbox.current, { MSGCTL_BASE_URL: sandbox.current.origin });
     const r = await msgctl(['org'], { env });

@@ -7,6 +7,7 @@ import type { ConfigStore, ProfileConfig } from '../config/config.js';
 import type { CredentialProvider } from '../api/client.js';
 import type { SecretStore } from './secret-store.js';
 import type { SecretWrite } from './all-or-nothing.js';
+import { AuthError } from '../errors.js';
 
 export interface StoredApiKey {
   kind: 'api_key';
@@ -172,6 +173,26 @@ export async function saveStoredCredential(
 /** A provider for a fixed bearer secret; OAuth refresh wraps this (src/auth/oauth-refresh.ts). */
 export function staticBearer(token: string | null): CredentialProvider {
   return { authorization: async () => (token ? `Bearer ${token}` : null) };
+}
+
+/**
+ * A credential with a character no bearer token has (a carriage return an env file saved with
+ * Windows line endings leaves at the end, a space from a copy): exit 3 saying so and where it
+ * came from. Sent as it was, Node refused the header, which read as a network failure (exit 8),
+ * and a cron job retried a broken key as if the service were down.
+ */
+export function refuseUnsendable(resolved: ResolvedCredential): void {
+  const value = bearerValue(resolved.credential);
+  const bad = /[^\x21-\x7e]/.exec(value);
+  if (!bad) return;
+  const code = bad[0].codePointAt(0)!;
+  const named = { '\r': 'a carriage return (\\r)', '\n': 'a line break (\\n)', '\t': 'a tab', ' ': 'a space' }[bad[0]] ?? `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = resolved.credential.kind === 'api_key' ? 'API key' : 'access token';
+  const where = resolved.source.startsWith('env:') ? `in ${resolved.source.slice(4)}` : 'stored for this profile';
+  const fix = resolved.source.startsWith('env:')
+    ? `Set ${resolved.source.slice(4)} again without it (a file saved with Windows line endings leaves a \\r at the end of each line).`
+    : 'Store it again: `msgctl auth set-key` (or `msgctl login`).';
+  throw new AuthError(`The ${what} ${where} has ${named} at character ${bad.index + 1}, which no request can carry.`, [fix]);
 }
 
 export function bearerValue(credential: StoredCredential): string {
