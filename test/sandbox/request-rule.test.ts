@@ -115,6 +115,28 @@ describe('query parameters', () => {
     }
   });
 
+  it('an empty filter is 422 at its parameter on every list, never "no filter" (an unset shell variable)', async () => {
+    const key = tokenFor(false);
+    const cases: [string, string][] = [
+      ['/patients?mrn=', 'mrn'],
+      ['/patients?phone=', 'phone'],
+      ['/patient-messages?after=2026-01-01&patient_id=', 'patient_id'],
+      ['/patient-messages?after=2026-01-01&conversation_id=', 'conversation_id'],
+      ['/patient-conversations?patient_id=', 'patient_id'],
+      ['/patient-conversations?phone_number=', 'phone_number'],
+      ['/patient-conversations?channel=', 'channel'],
+      ['/patient-conversations?unread=', 'unread'],
+      ['/campaigns?status=', 'status'],
+      ['/campaigns?archived=', 'archived'],
+    ];
+    for (const [path, name] of cases) {
+      const r = await call('GET', path, { token: key });
+      expect(r.status, path).toBe(422);
+      expect(r.body.code, path).toBe('validation_failed');
+      expect(r.body.field_errors, path).toContainEqual(expect.objectContaining({ path: name, code: 'required' }));
+    }
+  });
+
   it('a known parameter given twice is 400 naming it, never "the first one"', async () => {
     const key = tokenFor(false);
     const cases: [string, string][] = [

@@ -9,6 +9,7 @@ import type { SandboxContext } from '../context.js';
 import type { CampaignStatus } from '../../contract/api.js';
 import { RECIPIENT_STATUSES } from '../../contract/api.js';
 import { apiRoute, type ApiRequest } from '../http/route.js';
+import { refuseEmptyFilters } from './empty-filter.js';
 import { problems } from '../problem.js';
 import { pageOf } from '../domain/paging.js';
 import { senderFromPrincipal } from '../domain/patient-messages.js';
@@ -141,10 +142,11 @@ export function registerCampaignRoutes(app: FastifyInstance, sb: SandboxContext)
   });
 }
 
-/** A query parameter that must be one of `values` when present; 400 invalid_request otherwise. */
+/** A filter that must be one of `values` when present; 422 when empty (empty-filter.ts), 400 invalid_request otherwise. */
 function oneOf<T extends string>(req: ApiRequest, name: string, values: readonly T[]): T | undefined {
+  refuseEmptyFilters(req, [name]);
   const raw = req.query[name];
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined) return undefined;
   if (!(values as readonly string[]).includes(raw)) {
     throw problems.badParameter(name, `${name} must be one of ${values.join(', ')} (got "${raw}").`);
   }

@@ -11,6 +11,7 @@ import { problems } from '../problem.js';
 import { parseCalendarDate, parseRfc3339, startOfDayMs } from '../../contract/timestamps.js';
 import { messageQuery, type MessageQuery } from '../domain/message-query.js';
 import { looksLikeUuid } from '../validation/formats.js';
+import { refuseEmptyFilters } from './empty-filter.js';
 
 /** The query parameters of GET /patient-messages (§4.4), besides page[limit] and page[after]. */
 export const MESSAGE_LIST_PARAMETERS = ['after', 'before', 'group_by', 'order', 'patient_id', 'conversation_id', 'q'] as const;
@@ -38,10 +39,11 @@ export function choiceParam<T extends string>(req: ApiRequest, name: string, all
   return raw as T;
 }
 
-/** A UUID (lower-cased), or null when absent or empty; 400 naming the parameter otherwise. */
+/** A UUID (lower-cased), or null when absent; 422 when empty (empty-filter.ts), 400 naming the parameter when malformed. */
 export function uuidQueryParam(req: ApiRequest, name: string): string | null {
+  refuseEmptyFilters(req, [name]);
   const raw = req.query[name];
-  if (raw === undefined || raw === '') return null;
+  if (raw === undefined) return null;
   if (!looksLikeUuid(raw)) throw problems.badParameter(name, `${name} must be a UUID (got "${raw}").`);
   return raw.toLowerCase();
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, type ApiRequest } from '../http/route.js';
 import { decodeCursor, encodeCursor } from '../domain/paging.js';
+import { refuseEmptyFilters } from './empty-filter.js';
 import { problems } from '../problem.js';
 import { createHash } from 'node:crypto';
 import {
@@ -28,6 +29,7 @@ const badParam = problems.badParameter;
 
 /** Undefined when the number is not one of the organization's: the list is then empty. */
 function readFilter(sb: SandboxContext, req: ApiRequest): ConversationFilter | undefined {
+  refuseEmptyFilters(req, ['patient_id', 'phone_number', 'channel', 'unread']);
   const orgId = req.principal.orgId;
   const patientId = req.query.patient_id || null;
   if (patientId && !looksLikeUuid(patientId)) throw badParam('patient_id', `patient_id must be a UUID (got "${patientId}").`);
