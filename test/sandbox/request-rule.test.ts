@@ -115,6 +115,24 @@ describe('query parameters', () => {
     }
   });
 
+  it('a JSON body is UTF-8: other bytes or another charset are 400, nothing stored with U+FFFD in their place', async () => {
+    const send = (bytes: Uint8Array, contentType: string) =>
+      fetch(`${sandbox.current.baseUrl}/patients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenFor(false)}`, 'content-type': contentType, 'idempotency-key': randomUUID() },
+        body: bytes,
+      });
+    const latin1 = Buffer.from('{"first_name":"Ren\xe9","last_name":"Latin","phone":"+15555550177"}', 'latin1');
+    for (const [bytes, type] of [[latin1, 'application/json'], [latin1, 'application/json; charset=iso-8859-1'], [Buffer.from('{"first_name":"René","last_name":"Utf","phone":"+15555550178"}'), 'application/json; charset=windows-1252']] as const) {
+      const res = await send(bytes, type);
+      expect(res.status, type).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_request');
+    }
+    const right = await send(Buffer.from('{"first_name":"René","last_name":"Utf","phone":"+15555550178"}'), 'application/json; charset=UTF-8');
+    expect(right.status).toBe(201);
+    expect(((await right.json()) as { first_name: string }).first_name).toBe('René');
+  });
+
   it('an empty filter is 422 at its parameter on every list, never "no filter" (an unset shell variable)', async () => {
     const key = tokenFor(false);
     const cases: [string, string][] = [
@@ -263,6 +281,8 @@ describe('what the HTTP layer refuses', () => {
     ['an unknown method', 'FROB /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', /method/],
     ['a malformed request', 'GET /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: lots\r\n\r\n', /Malformed/],
     ['an Expect other than 100-continue', 'GET /v1/patients HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\n\r\n', /Expect: foo is not supported/],
+    ['an HTTP/1.1 request without Host', 'GET /v1/patients HTTP/1.1\r\nConnection: close\r\n\r\n', /needs a Host header/],
+    ['a control request without Host', 'GET /_sandbox/faults HTTP/1.1\r\nConnection: close\r\n\r\n', /needs a Host header/],
   ])('%s: 400 problem+json with X-Request-Id, not a closed socket', async (_what, request, detail) => {
     const answer = parseAnswer(await rawExchange(request));
     expect(answer.status).toBe(400);

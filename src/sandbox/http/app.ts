@@ -18,6 +18,7 @@ import {
   parseQueryString,
   refuseConnect,
   refuseExpectation,
+  requireHostHeader,
   rejectMalformedQuery,
   requireLoopbackHost,
 } from './edge.js';
@@ -37,8 +38,10 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
     genReqId: () => randomUUID(),
     // 1 MB fits every request but an import (its route allows more); see edge.ts.
     bodyLimit: BODY_LIMIT_BYTES,
-    // The documented 16 KB for the request line and headers, whatever NODE_OPTIONS says.
-    http: { maxHeaderSize: HEADER_LIMIT_BYTES },
+    // The documented 16 KB for the request line and headers, whatever NODE_OPTIONS says. A request
+    // without Host reaches the hook below, which answers it as a problem with a request id (Node's
+    // own answer was a bare 400 with neither).
+    http: { maxHeaderSize: HEADER_LIMIT_BYTES, requireHostHeader: false },
     routerOptions: { querystringParser: parseQueryString },
     clientErrorHandler,
     // Keep-alive clients (the CLI's pool) should not see the server close idle sockets under them mid-request.
@@ -62,10 +65,11 @@ export async function buildApp(sb: SandboxContext, faults: FaultState): Promise<
   // One callback-style hook for every request, not one per concern and not async: each hook is a
   // step of fastify's hook runner, and an async one a promise and a microtask, on every request.
   // A throw from a callback hook still becomes the error answer (fastify catches it). Order: the
-  // request id, the Host check of /_sandbox, then for /v1 a malformed query (400), the fault
+  // request id, a Host at all (HTTP/1.1), the Host check of /_sandbox, then for /v1 a malformed query (400), the fault
   // queue (logs the request, may answer instead), chaos.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    requireHostHeader(request);
     const url = request.url;
     if (url.startsWith('/_sandbox/')) {
       requireLoopbackHost(request, request.socket.localPort ?? 0);

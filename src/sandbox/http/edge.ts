@@ -127,21 +127,38 @@ export function repeatedFieldsOf(body: unknown): readonly string[] {
   return (body !== null && typeof body === 'object' && (body as Record<symbol, string[]>)[REPEATED_FIELDS]) || [];
 }
 
-/** JSON bodies only, depth-limited, names given twice marked; text/plain is not parsed (it was a third answer to one mistake). */
+/** Strict: a byte sequence that is not UTF-8 throws. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** JSON bodies only, UTF-8, depth-limited, names given twice marked; text/plain is not parsed (it was a third answer to one mistake). */
 export function installBodyParsers(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const scan = scanJson(body as string, MAX_JSON_DEPTH);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    // JSON is UTF-8 (RFC 8259 §8.1): other bytes, or another charset, are refused, not decoded
+    // with U+FFFD in their place and stored ("caf\xe9" was kept as "caf\uFFFD").
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ProblemError(400, 'invalid_request', `The body is JSON, which is UTF-8: charset=${charset} is not accepted. ${LIMITS_DETAIL.json}`), undefined);
+      return;
+    }
+    let body: string;
+    try {
+      body = UTF8.decode(bytes as Buffer);
+    } catch {
+      done(new ProblemError(400, 'invalid_request', 'The body is not UTF-8 text: JSON is sent as UTF-8 (a file saved as Latin-1 or Windows-1252 is not).'), undefined);
+      return;
+    }
+    const scan = scanJson(body, MAX_JSON_DEPTH);
     if (scan.tooDeep) {
       done(new ProblemError(400, 'invalid_request', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
     if (scan.repeated.length === 0) {
-      parseJson(request, body as string, done);
+      parseJson(request, body, done);
       return;
     }
-    parseJson(request, body as string, (error, parsed) => {
+    parseJson(request, body, (error, parsed) => {
       if (!error && parsed !== null && typeof parsed === 'object') {
         Object.defineProperty(parsed, REPEATED_FIELDS, { value: scan.repeated, enumerable: false });
       }
@@ -269,6 +286,13 @@ function answerOnSocket(socket: Duplex, detail: string): void {
  * loopback Host naming this sandbox's port, so a web page the developer
  * visits cannot reach it by DNS rebinding (its Host would be its own name).
  */
+/** HTTP/1.1 requires a Host header (RFC 9112 §3.2): a 400 problem without one. */
+export function requireHostHeader(request: FastifyRequest): void {
+  if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+    throw new ProblemError(400, 'invalid_request', 'An HTTP/1.1 request needs a Host header (RFC 9112 §3.2).');
+  }
+}
+
 export function requireLoopbackHost(request: FastifyRequest, port: number): void {
   const host = (request.headers.host ?? '').toLowerCase();
   const allowed = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
