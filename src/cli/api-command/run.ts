@@ -8,7 +8,7 @@ import type { ApiResponse, Query } from '../api/client.js';
 import { CliError, UsageError } from '../errors.js';
 import { buildBody, buildQuery, resolveFields, type FieldArg } from './fields.js';
 import { parseHeaders, splitPath } from './request-parts.js';
-import { stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
+import { jsonForTerminal, stringifyWellFormed, terminalSafe } from '../output/terminal-text.js';
 // From the CommonJS object: the ESM facade of node:http loads Node's internal undici (its WebSocket getter).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
@@ -111,7 +111,10 @@ async function writeBody(ctx: Context, data: unknown): Promise<void> {
     await ctx.out.write(forPerson(ctx, data.endsWith('\n') ? data : data + '\n'));
     return;
   }
-  await ctx.out.write(forPerson(ctx, stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined) + '\n'));
+  // JSON stays JSON on a terminal too: its unsafe characters as \uXXXX escapes (jsonForTerminal),
+  // not terminalSafe's \x9b, which made the pretty output something no JSON reader accepts.
+  const json = stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined);
+  await ctx.out.write((ctx.out.mode === 'table' ? jsonForTerminal(json) : json) + '\n');
 }
 
 /**
