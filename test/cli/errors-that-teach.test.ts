@@ -54,6 +54,23 @@ describe('errors that teach', () => {
     expect(sandbox.current.testing.requests().length).toBe(before);
   });
 
+  it('text given on the command line that was not UTF-8 (U+FFFD where a byte was) is refused, as the same text in a file is: nothing is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-not-utf8-'));
+    writeFileSync(join(dir, 'one.csv'), 'first_name,phone\nAda,555-555-0123\n');
+    const before = sandbox.current.testing.requests().length;
+    for (const [args, label] of [
+      [['send', '--to', '+15555550123', 'caf\uFFFD at 3pm'], 'The message body holds U+FFFD'],
+      [['send', '--csv', join(dir, 'one.csv'), '--template', 'Hi {first_name}, caf\uFFFD'], '--template holds U+FFFD'],
+      [['campaigns', 'create', '--name', 'Flu', '--body', 'caf\uFFFD'], '--body holds U+FFFD'],
+    ] as const) {
+      const r = await msgctl([...args], { env: sandboxEnv(sandbox.current) });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(label);
+      expect(r.stderr).toContain('the character that stood there is lost, and nothing was sent');
+    }
+    expect(sandbox.current.testing.requests().filter((q) => q.method !== 'GET').length).toBe(sandbox.current.testing.requests().slice(0, before).filter((q) => q.method !== 'GET').length);
+  });
+
   it('a base URL without /v1 gets a hint on the 404', async () => {
     const env = sandboxEnv(sandbox.current, { MSGCTL_BASE_URL: sandbox.current.origin });
     const r = await msgctl(['org'], { env });

@@ -11,6 +11,7 @@ import { parseTemplate, type TemplatePart } from '../send/template.js';
 import { isSupportedRegion, normalizePhone } from '../util/phone.js';
 import { resolveDateOrder } from '../util/date-order.js';
 import { docPath } from '../util/package-root.js';
+import { givenText } from '../util/text.js';
 import type { BatchParams } from './identity.js';
 import type { RowDefaults } from './rows.js';
 
@@ -73,7 +74,7 @@ async function readTemplate(flags: SendFlags): Promise<string> {
   if (flags.template !== undefined && flags.templateFile !== undefined) {
     throw new UsageError('Give the template with --template or --template-file, not both.');
   }
-  if (flags.template !== undefined) return flags.template;
+  if (flags.template !== undefined) return givenText(flags.template, '--template');
   if (flags.templateFile === undefined) {
     throw new UsageError('--csv needs a message template: --template TEXT or --template-file FILE.', [
       "Example: --template 'Hi {first_name}, see you at {time}'",

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { LIMITS } from '../../contract/api.js';
 import { looksLikeUuid } from '../util/ids.js';
-import { bodyLength } from '../util/text.js';
+import { bodyLength, givenText } from '../util/text.js';
 
 /** `/campaigns/{id}` plus `rest`, refusing an id that is not a UUID. */
 export function campaignPath(id: string, rest = ''): string {
@@ -28,7 +28,7 @@ export function patientIds(values: readonly string[]): string[] {
 /** --body or --body-file (`-` = stdin); undefined when neither was given. */
 export async function readCampaignBody(ctx: Context, body: string | undefined, bodyFile: string | undefined): Promise<string | undefined> {
   if (body !== undefined && bodyFile !== undefined) throw new UsageError('Give --body or --body-file, not both.');
-  let text = body;
+  let text = body === undefined ? undefined : givenText(body, '--body');
   if (bodyFile !== undefined) {
     const { readFileText } = await import('../util/text-input.js');
     text = await readFileText(ctx, bodyFile, '--body-file');

@@ -14,7 +14,7 @@ export const MESSAGE_COLUMNS: Column<Message>[] = [
 
 /** BODY, or `-` / nothing with the text on stdin; checked against the 1,600-character limit before sending. */
 export async function readBody(ctx: Context, bodyArg: string | undefined): Promise<string> {
-  let body = bodyArg;
+  let body = bodyArg === undefined || bodyArg === '-' ? bodyArg : (await import('../../util/text.js')).givenText(bodyArg, 'The message body');
   if (body === undefined || body === '-') {
     if (body === undefined && ctx.io.stdin.isTTY) throw new UsageError('No message body: pass it as an argument or on stdin.');
     const { readStdinText } = await import('../../util/text-input.js');

@@ -19,7 +19,7 @@ export interface SendOptions extends SendFlags {
 async function readMessageBody(ctx: Context, bodyArg: string | undefined, bodyFile: string | undefined): Promise<string> {
   if (bodyArg !== undefined && bodyFile !== undefined) throw new UsageError('Give the body as an argument or --body-file, not both.');
   // The usual send: the body is the argument, and the file/stdin reader is never loaded (start-up).
-  if (bodyFile === undefined && bodyArg !== undefined && bodyArg !== '-') return bodyArg;
+  if (bodyFile === undefined && bodyArg !== undefined && bodyArg !== '-') return (await import('../../util/text.js')).givenText(bodyArg, 'The message body');
   const { readFileText, readStdinText } = await import('../../util/text-input.js');
   if (bodyFile !== undefined) return readFileText(ctx, bodyFile, '--body-file');
   if (bodyArg === undefined && ctx.io.stdin.isTTY) {
