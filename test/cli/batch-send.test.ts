@@ -168,6 +168,19 @@ describe('msgctl send --csv', () => {
     expect(withBody('Reminder for Fay: your visit is at 10:00 (ref fy-1)')).toHaveLength(1);
   });
 
+  it('a second phone column is said to be unused, as imports create says it, not passed over in silence; --to-column picks it', async () => {
+    const path = join(dir, 'two-phones.csv');
+    writeFileSync(path, 'first,last,phone,Phone\nAda,B,555-555-0123,555-555-0124\n');
+    const env = sandboxEnv(sandbox.current);
+    const dry = await msgctl(['send', '--csv', path, '--template', 'Hi {first}', '--dry-run', '--json', '--channel', 'sms'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('note: "Phone" is not used: "phone" is used for phone (to send to "Phone" instead: --to-column "Phone")');
+    expect(jsonLines(dry.stdout)[0]).toMatchObject({ to: '+15555550123' });
+    const chosen = await msgctl(['send', '--csv', path, '--template', 'Hi {first}', '--dry-run', '--json', '--channel', 'sms', '--to-column', 'Phone'], { env });
+    expect(chosen.stderr).not.toContain('is not used');
+    expect(jsonLines(chosen.stdout)[0]).toMatchObject({ to: '+15555550124' });
+  });
+
   it('--dry-run prints each message with the key a real run sends, and sends nothing', async () => {
     const { path, rows } = csvFile('dry', 8);
     const env = sandboxEnv(sandbox.current);

@@ -36,6 +36,8 @@ export interface BatchColumns {
   from?: string;
   /** Columns holding details for a patient the send creates (see the file's comment). */
   patient: PatientDetailColumns;
+  /** Columns read as a detail another column of the file is used for, said as `imports create` says them. */
+  notes: string[];
 }
 
 export interface PatientDetailColumns {
@@ -69,12 +71,14 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     const found = findColumn(headers, name);
     return 'header' in found ? found.header : undefined;
   };
+  const patient = patientDetailColumns(headers);
   const columns = (recipient: string, recipientFrom: BatchColumns['recipientFrom']): BatchColumns => ({
     recipient,
     recipientFrom,
     channel: optional('channel'),
     from: optional('from'),
-    patient: patientDetailColumns(headers),
+    patient,
+    notes: recipientFrom === '--to-column' ? [] : unusedColumnNotes(headers, patient),
   });
   if (toColumn !== undefined) {
     const found = findColumn(headers, toColumn);
@@ -97,6 +101,32 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
 function patientDetailColumns(headers: readonly string[]): PatientDetailColumns {
   const found = recognisedColumns(headers);
   return { firstName: found.first_name, lastName: found.last_name, dob: found.date_of_birth, email: found.email, mrn: found.mrn };
+}
+
+/**
+ * A second column read as the same detail (`phone` and `Phone`, `Mobile` and `Cell`) is not used,
+ * and the run says so, as `imports create` does: silently, a file with two phone columns sent to
+ * whichever came first.
+ */
+function unusedColumnNotes(headers: readonly string[], patient: PatientDetailColumns): string[] {
+  const phone = phoneColumn(headers);
+  const chosen: Partial<Record<string, string | undefined>> = {
+    phone,
+    first_name: patient.firstName,
+    last_name: patient.lastName,
+    date_of_birth: patient.dob,
+    email: patient.email,
+    mrn: patient.mrn,
+  };
+  const notes: string[] = [];
+  for (const header of headers) {
+    // A Patient ID column is the recipient, or an MRN with its row's phone (recipientCell).
+    const field = isPatientIdHeader(header) ? undefined : recognisedField(header);
+    const used = field && chosen[field];
+    if (!field || !used || used === header) continue;
+    notes.push(`"${header}" is not used: "${used}" is used for ${field}${field === 'phone' ? ` (to send to "${header}" instead: --to-column "${header}")` : ''}`);
+  }
+  return notes;
 }
 
 /** The phone column a message goes to: a mobile/cell one before a plain "Phone". */

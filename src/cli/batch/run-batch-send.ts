@@ -41,6 +41,7 @@ export async function runBatchSend(ctx: Context, flags: SendFlags): Promise<numb
   const validated = await validatePass(settings, (row, problems) => {
     ctx.io.stderr.write(`row ${row}: invalid: ${terminalSafe(problems.join('; '))}\n`);
   });
+  for (const note of validated.columns.notes) ctx.out.info(`note: ${note}`);
   const batch = batchId(validated.sha256, settings.identity, await targetReady);
   const rows = validated.valid + validated.invalid;
   if (rows === 0) {
