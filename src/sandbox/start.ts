@@ -44,9 +44,12 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     if (!saved) throw new Error(`${options.dataFile} is not a sandbox data file (no credentials).`);
     credentials = saved.credentials;
   } else {
-    credentials = seedWorld(sb);
-    meta.put({ id: 'credentials', credentials });
-    if (options.seedMessages) await seedSyntheticMessages(sb, options.seedMessages, options.signal);
+    credentials = await store.holdCommits(async () => {
+      const seeded = seedWorld(sb);
+      meta.put({ id: 'credentials', credentials: seeded });
+      if (options.seedMessages) await seedSyntheticMessages(sb, options.seedMessages, options.signal);
+      return seeded;
+    });
   }
   sb.credentials = credentials;
   // The seed is committed before the server answers anything.

@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { binPath, isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
 
 async function startSandboxProcess(args: string[], env: Record<string, string | undefined>) {
@@ -51,8 +54,10 @@ describe('msgctl sandbox', () => {
   // Restarting on a --data file (the same world, credentials and all; no side files after a clean stop):
   // sandbox-data.test.ts, after a kill -9 as well.
 
-  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served); more than a million is refused', async () => {
-    const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--seed-messages', '1000000'], { env: isolatedEnv(), extendEnv: false, reject: false });
+  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served, nothing of it in --data); more than a million is refused', async () => {
+    const env = isolatedEnv();
+    const data = join(mkdtempSync(join(tmpdir(), 'msgctl-seed-')), 'world.db');
+    const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--data', data, '--seed-messages', '1000000'], { env, extendEnv: false, reject: false });
     // Well into the seeding (which takes most of a minute), but long before it ends.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     child.kill('SIGINT');
@@ -60,6 +65,19 @@ describe('msgctl sandbox', () => {
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stdout).toBe('');
     expect(JSON.parse(String(r.stderr).trim())).toMatchObject({ code: 'interrupted' });
+    // The seed is one transaction: stopped, none of it is in the file, and the next start on it
+    // seeds a whole world (committed turn by turn, it left 85,000 messages and 2 conversations).
+    const again = await startSandboxProcess(['--data', data], env);
+    try {
+      const apiEnv = { ...env, MSGCTL_BASE_URL: again.info.base_url, MSGCTL_API_KEY: again.info.api_key };
+      const messages = await msgctl(['messages', 'list', '--after', '2000-01-01', '--all', '--json'], { env: apiEnv });
+      expect(messages.exitCode, messages.stderr).toBe(0);
+      expect(messages.stdout).toBe('');
+      expect(jsonLines((await msgctl(['patients', 'list', '--all', '--json'], { env: apiEnv })).stdout).length).toBeGreaterThan(0);
+    } finally {
+      again.child.kill('SIGINT');
+      await again.child;
+    }
     const tooMany = await msgctl(['sandbox', '--port', '0', '--seed-messages', '1000001'], { env: isolatedEnv() });
     expect(tooMany.exitCode).toBe(2);
     expect(tooMany.stderr).toContain('Must be at most 1000000.');

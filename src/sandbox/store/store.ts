@@ -55,6 +55,8 @@ export class SandboxStore {
   private generation = 0;
   /** deferChanges: how deep, and whether a changed() came meanwhile. */
   private deferring = 0;
+  /** holdCommits: while above 0, the end-of-turn commit waits for the explicit settle() after it. */
+  private holding = 0;
   private changePending = false;
   private waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
@@ -113,9 +115,13 @@ export class SandboxStore {
     }
   }
 
-  /** True when the database has no sandbox world yet (a new --data file). */
+  /**
+   * True when the database has no sandbox world yet: a new --data file, or one whose first start
+   * was stopped while seeding (its tables made, its seed never committed: holdCommits).
+   */
   isEmpty(): boolean {
-    return !this.sql.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    if (!this.sql.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) return true;
+    return !this.sql.prepare('SELECT 1 FROM meta LIMIT 1').get();
   }
 
   nextSeq(): number {
@@ -154,6 +160,22 @@ export class SandboxStore {
    * Only for work that writes through insert/put (visible to SQL at once) and reads
    * nothing it changed in place; the generation still moves at every change.
    */
+  /**
+   * Runs `work`, which spans several turns (the start's seed, which gives the event loop turns so
+   * Ctrl-C is heard), as one transaction: nothing is committed at the ends of its turns, and the
+   * caller settles after it. Stopped half-way (Ctrl-C, a kill -9), nothing of it is in the file,
+   * and the next start on it seeds afresh; committed turn by turn, it left a world of 85,000
+   * messages and 2 conversations that the next start took for a whole one.
+   */
+  async holdCommits<R>(work: () => Promise<R>): Promise<R> {
+    this.holding++;
+    try {
+      return await work();
+    } finally {
+      this.holding--;
+    }
+  }
+
   deferChanges<R>(work: () => R): R {
     this.deferring++;
     try {
@@ -277,6 +299,8 @@ export class SandboxStore {
   settle(durable = true): void {
     this.settleScheduled = false;
     if (this.closed) return;
+    // Held (a seed over many turns): no commit at the ends of its turns; the caller's settle() makes one.
+    if (this.holding > 0 && !durable && this.waiters.length === 0) return;
     const waiters = this.waiters;
     this.waiters = [];
     try {
