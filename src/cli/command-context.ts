@@ -118,9 +118,9 @@ export class CommandContext implements Context {
   credential(): Promise<ResolvedCredential | null> {
     this.credentialPromise ??= (async () => {
       // Loaded side by side, not one after the other: each import is a round of the module loader.
-      const [{ resolveCredential, refuseUnsendable }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
-      const resolved = await resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
-      if (resolved) refuseUnsendable(resolved);
+      const [{ resolveCredential, sendableCredential }, profileName, config] = await Promise.all([import('./auth/credentials.js'), this.profileName(), this.config()]);
+      const found = await resolveCredential(this.env, profileName, config, (message) => this.out.warn(message));
+      const resolved = found && sendableCredential(found);
       // A profile named by --profile or MSGCTL_PROFILE that does not exist is a typo even when the
       // environment holds the credential: its settings (region, time zone, default number) would
       // silently not apply, and a cron job's mistake would show only in what it sent. (Without a

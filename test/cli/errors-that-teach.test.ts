@@ -44,13 +44,19 @@ describe('errors that teach', () => {
     }
   });
 
-  it('a key with a carriage return (an env file with Windows line endings) is exit 3 saying so, not a network failure (exit 8)', async () => {
+  it('a key with a \\r after it (an env file with Windows line endings) or spaces around it works; a control character inside it is exit 3 saying so, not a network failure (exit 8)', async () => {
+    const key = sandbox.current.credentials.api_key;
+    for (const padded of [`${key}\r`, ` ${key}\t`, `${key}\r\n`]) {
+      const r = await msgctl(['org', '--json'], { env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: padded }) });
+      expect(r.exitCode, JSON.stringify(padded) + r.stderr).toBe(0);
+    }
     const before = sandbox.current.testing.requests().length;
-    const r = await msgctl(['org'], { env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: `${sandbox.current.credentials.api_key}\r` }) });
+    const broken = `${key.slice(0, 12)}\u0007${key.slice(12)}`;
+    const r = await msgctl(['org'], { env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: broken }) });
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toContain('The API key in MSGCTL_API_KEY has a carriage return (\\r) at character 42, which no request can carry.');
-    expect(r.stderr).toContain('Set MSGCTL_API_KEY again without it');
-    expect(r.stderr).not.toContain(sandbox.current.credentials.api_key);
+    expect(r.stderr).toContain('The API key in MSGCTL_API_KEY has the character U+0007 at character 13, which no API key holds.');
+    expect(r.stderr).toContain('Set MSGCTL_API_KEY again');
+    expect(r.stderr).not.toContain(key.slice(12));
     expect(sandbox.current.testing.requests().length).toBe(before);
   });
 

@@ -176,23 +176,27 @@ export function staticBearer(token: string | null): CredentialProvider {
 }
 
 /**
- * A credential with a character no bearer token has (a carriage return an env file saved with
- * Windows line endings leaves at the end, a space from a copy): exit 3 saying so and where it
- * came from. Sent as it was, Node refused the header, which read as a network failure (exit 8),
- * and a cron job retried a broken key as if the service were down.
+ * The credential as it can be sent. Whitespace around it goes (a \r an env file saved with
+ * Windows line endings leaves at the end, a space from a copy: Node refused the \r in the
+ * header, which read as a network failure, exit 8, and a cron job retried a broken key as if the
+ * service were down). A character no bearer token has inside it is exit 3, saying which, where.
  */
-export function refuseUnsendable(resolved: ResolvedCredential): void {
+export function sendableCredential(resolved: ResolvedCredential): ResolvedCredential {
   const value = bearerValue(resolved.credential);
-  const bad = /[^\x21-\x7e]/.exec(value);
-  if (!bad) return;
-  const code = bad[0].codePointAt(0)!;
-  const named = { '\r': 'a carriage return (\\r)', '\n': 'a line break (\\n)', '\t': 'a tab', ' ': 'a space' }[bad[0]] ?? `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  const what = resolved.credential.kind === 'api_key' ? 'API key' : 'access token';
-  const where = resolved.source.startsWith('env:') ? `in ${resolved.source.slice(4)}` : 'stored for this profile';
-  const fix = resolved.source.startsWith('env:')
-    ? `Set ${resolved.source.slice(4)} again without it (a file saved with Windows line endings leaves a \\r at the end of each line).`
-    : 'Store it again: `msgctl auth set-key` (or `msgctl login`).';
-  throw new AuthError(`The ${what} ${where} has ${named} at character ${bad.index + 1}, which no request can carry.`, [fix]);
+  const trimmed = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  const bad = /[^\x21-\x7e]/.exec(trimmed);
+  if (bad) {
+    const code = bad[0].codePointAt(0)!;
+    const named = { '\r': 'a carriage return (\\r)', '\n': 'a line break (\\n)', '\t': 'a tab', ' ': 'a space' }[bad[0]] ?? `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    const what = resolved.credential.kind === 'api_key' ? 'API key' : 'access token';
+    const variable = resolved.source.startsWith('env:') ? resolved.source.slice(4) : null;
+    const where = variable ? `in ${variable}` : 'stored for this profile';
+    const fix = variable ? `Set ${variable} again to the ${what} exactly as it was given to you.` : 'Store it again: `msgctl auth set-key` (or `msgctl login`).';
+    throw new AuthError(`The ${what} ${where} has ${named} at character ${value.indexOf(bad[0], value.length - value.trimStart().length) + 1}, which no ${what} holds.`, [fix]);
+  }
+  if (trimmed === value) return resolved;
+  const credential: StoredCredential = resolved.credential.kind === 'api_key' ? { ...resolved.credential, api_key: trimmed } : { ...resolved.credential, access_token: trimmed };
+  return { ...resolved, credential };
 }
 
 export function bearerValue(credential: StoredCredential): string {
