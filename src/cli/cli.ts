@@ -85,7 +85,7 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
         .replace(/^(error: too many arguments[^\n]*?)\.?(\n|$)/, (_, line: string, end: string) => `${line}${jsonWordNote(givenArgv)}.${end}`)
         // `--api-key=msk_…`: what follows the = of an option msgctl does not have may be a secret
         // typed where it does not belong, and error output never shows one: the name is enough.
-        .replace(/(unknown option '[^'=\s]*=)[^']*'/g, "$1…'");
+        .replace(/(unknown option '[^'=\s]*=)[^\n]*'/g, "$1…'");
       if (!json) return void io.stderr.write(terminalSafe(s, { keepLines: true }));
       const detail = s.replace(/^error:\s*/i, '').trim();
       jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');

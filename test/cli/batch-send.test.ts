@@ -174,7 +174,7 @@ describe('msgctl send --csv', () => {
     const env = sandboxEnv(sandbox.current);
     const dry = await msgctl(['send', '--csv', path, '--template', 'Hi {first}', '--dry-run', '--json', '--channel', 'sms'], { env });
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stderr).toContain('note: "Phone" is not used: "phone" is used for phone (to send to "Phone" instead: --to-column "Phone")');
+    expect(dry.stderr).toContain('note: "Phone" is not used: "phone" is used for phone (to send to "Phone" instead: --to-column Phone)');
     expect(jsonLines(dry.stdout)[0]).toMatchObject({ to: '+15555550123' });
     const chosen = await msgctl(['send', '--csv', path, '--template', 'Hi {first}', '--dry-run', '--json', '--channel', 'sms', '--to-column', 'Phone'], { env });
     expect(chosen.stderr).not.toContain('is not used');

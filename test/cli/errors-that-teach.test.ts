@@ -36,7 +36,7 @@ describe('errors that teach', () => {
   });
 
   it('an unknown option with a value (`--api-key=msk_…`) is named without the value: it may be a secret', async () => {
-    for (const args of [['org', '--api-key=msk_test_SECRETX'], ['login', '--client-secret=mcs_test_SECRETX'], ['org', '--json', '--token=tok_SECRETX']]) {
+    for (const args of [['org', '--api-key=msk_test_SECRETX'], ['login', '--client-secret=mcs_test_SECRETX'], ['org', '--json', '--token=tok_SECRETX'], ['org', "--client-secret=a'SECRETX'c"]]) {
       const r = await msgctl(args, { env: isolatedEnv() });
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(`unknown option '${args.at(-1)!.split('=')[0]}=…'`);

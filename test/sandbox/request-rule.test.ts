@@ -128,6 +128,8 @@ describe('query parameters', () => {
       expect(res.status, type).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('invalid_request');
     }
+    // ASCII is UTF-8's first 128 characters: that charset is fine.
+    expect((await send(Buffer.from('{"first_name":"Rene","last_name":"Ascii","phone":"+15555550179"}'), 'application/json; charset=us-ascii')).status).toBe(201);
     const right = await send(Buffer.from('{"first_name":"René","last_name":"Utf","phone":"+15555550178"}'), 'application/json; charset=UTF-8');
     expect(right.status).toBe(201);
     expect(((await right.json()) as { first_name: string }).first_name).toBe('René');

@@ -70,7 +70,7 @@ export async function runApiCommand(ctx: Context, method: string, rawPath: strin
     if (flags.include) await ctx.out.write(forPerson(ctx, head(response)));
     for (const record of page.data) {
       if (shaped) await ctx.out.json(record);
-      else await ctx.out.write(forPerson(ctx, stringifyWellFormed(record) + '\n'));
+      else await ctx.out.write(jsonForPerson(ctx, stringifyWellFormed(record)) + '\n');
     }
     const next = page.pagination?.next_cursor;
     if (typeof next !== 'string' || next === '' || page.pagination?.has_more === false) return;
@@ -111,10 +111,15 @@ async function writeBody(ctx: Context, data: unknown): Promise<void> {
     await ctx.out.write(forPerson(ctx, data.endsWith('\n') ? data : data + '\n'));
     return;
   }
-  // JSON stays JSON on a terminal too: its unsafe characters as \uXXXX escapes (jsonForTerminal),
-  // not terminalSafe's \x9b, which made the pretty output something no JSON reader accepts.
-  const json = stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined);
-  await ctx.out.write((ctx.out.mode === 'table' ? jsonForTerminal(json) : json) + '\n');
+  await ctx.out.write(jsonForPerson(ctx, stringifyWellFormed(data, ctx.out.mode === 'table' ? 2 : undefined)) + '\n');
+}
+
+/**
+ * JSON stays JSON at a terminal too: its unsafe characters as \uXXXX escapes (jsonForTerminal),
+ * not terminalSafe's \x9b, which made what it showed something no JSON reader accepts.
+ */
+function jsonForPerson(ctx: Context, json: string): string {
+  return ctx.out.mode === 'table' ? jsonForTerminal(json) : json;
 }
 
 /**

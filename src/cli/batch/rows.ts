@@ -20,6 +20,7 @@ import type { DateOrder } from '../util/dates.js';
 import type { CsvRow } from '../csv/read.js';
 import type { BoundTemplate } from '../send/template.js';
 import { findColumn } from '../send/template.js';
+import { shellWord } from '../util/shell-word.js';
 import { isPatientIdHeader, recognisedColumns, recognisedField } from '../csv/patient-columns.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { AMBIGUOUS_DATE } from '../util/dates.js';
@@ -124,7 +125,7 @@ function unusedColumnNotes(headers: readonly string[], patient: PatientDetailCol
     const field = isPatientIdHeader(header) ? undefined : recognisedField(header);
     const used = field && chosen[field];
     if (!field || !used || used === header) continue;
-    notes.push(`"${header}" is not used: "${used}" is used for ${field}${field === 'phone' ? ` (to send to "${header}" instead: --to-column "${header}")` : ''}`);
+    notes.push(`"${header}" is not used: "${used}" is used for ${field}${field === 'phone' ? ` (to send to "${header}" instead: --to-column ${shellWord(header)})` : ''}`);
   }
   return notes;
 }

@@ -89,12 +89,12 @@ export function describeArguments(cmd: Command, specs: Record<string, ArgumentSp
 }
 
 /**
- * A number as a person writes one: decimal digits, maybe a fraction (`2.5`); NaN for anything
+ * A number as a person writes one: decimal digits, maybe a fraction (`2.5`, `.5`); NaN for anything
  * else. Number() alone also takes `0x10`, `0b11`, `1e1`, `Infinity` and an empty string (0):
  * `--limit 0x10` printed 16 records.
  */
 export function decimal(value: string): number {
-  return /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  return /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : Number.NaN;
 }
 
 export function positiveInt(value: string): number {

@@ -65,12 +65,20 @@ export async function prepareRecordFormat(
     const errors = raw.replace(/\(at \/dev\/stdin:(\d+)\)/g, (_, line: string) => `(at record ${recordsBefore + Number(line)})`);
     recordsBefore += count;
     if (errors) {
-      // One message per record it failed on; a program that fails on every record would fill the
-      // screen, so the first few are shown and the end of the command says how many there were.
-      const messages = errors.split('\n');
-      const shown = messages.slice(0, Math.max(0, JQ_MESSAGES_SHOWN - jqFailures));
-      jqError ??= messages[0];
-      jqFailures += messages.length;
+      // jq's stderr: a `jq: error …` message per record it failed on (its text may run over more
+      // lines), and what the program printed there itself (`debug`, `stderr`), which fails nothing
+      // and all goes by. A program that fails on every record would fill the screen: the first
+      // few failures are shown, and the end of the command says how many there were.
+      const shown: string[] = [];
+      let showing = true;
+      for (const line of errors.split('\n')) {
+        if (line.startsWith('jq: error')) {
+          jqError ??= line;
+          jqFailures++;
+          showing = jqFailures <= JQ_MESSAGES_SHOWN;
+        } else if (line.startsWith('["DEBUG:"') || line.startsWith('jq: ')) showing = true;
+        if (showing) shown.push(line);
+      }
       if (shown.length) onJqError(shown.join('\n'));
     }
     return forPerson(stdout && !stdout.endsWith('\n') ? stdout + '\n' : stdout);

@@ -137,7 +137,7 @@ function hintFor(err: ApiError, source: string | null): string | null {
   // A credential from the environment overrides whatever the profile stores: sending the user to
   // `auth set-key` or `login` would change nothing (docs/authentication.md).
   const variable = source?.startsWith('env:') ? source.slice(4) : null;
-  if (variable && (err.code === 'invalid_token' || err.code === 'unauthorized')) {
+  if (variable && (err.code === 'invalid_token' || err.code === 'unauthorized' || err.code === 'http_401')) {
     return `the ${variable === 'MSGCTL_TOKEN' ? 'access token' : 'API key'} in ${variable} was refused. ${variable} overrides the profile's stored credential, so \`msgctl auth set-key\` or \`msgctl login\` would not change what is sent: fix the variable, or ${clearVariablePhrase(variable)} to use the stored one.`;
   }
   if (variable === 'MSGCTL_API_KEY' && err.code === 'oauth_required') {
@@ -160,6 +160,7 @@ function hintFor(err: ApiError, source: string | null): string | null {
         : 'use a credential with that scope: store an API key that has it with `msgctl auth set-key`, or run `msgctl login` (a login asks for every scope); `msgctl auth status` lists this one\'s scopes.';
     case 'invalid_token':
     case 'unauthorized':
+    case 'http_401': // a 401 without a problem document (a gateway's): the credential all the same
       return source === 'keychain' || source === 'file'
         ? 'the stored credential was refused: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login` (`msgctl auth status` shows which one the profile has).'
         : 'check the credential with `msgctl auth status`: store a new API key with `msgctl auth set-key`, or log in again with `msgctl login`.';

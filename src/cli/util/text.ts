@@ -24,7 +24,8 @@ export function truncate(text: string, width: number): string {
  * that stood there is lost; sent, it reached a patient as "caf\uFFFD" where --template-file refused it.
  */
 export function givenText(text: string, label: string): string {
-  if (!text.includes('\uFFFD')) return text;
+  // Windows passes arguments as UTF-16: nothing is decoded there, so a U+FFFD is one typed.
+  if (!text.includes('\uFFFD') || process.platform === 'win32') return text;
   throw new UsageError(`${label} holds U+FFFD (\uFFFD), the mark of a byte that was not UTF-8: the character that stood there is lost, and nothing was sent.`, [
     `Type it again, or save the text as UTF-8 and give the file instead (${label.startsWith('--template') ? '--template-file' : '--body-file'}).`,
   ]);

@@ -138,7 +138,7 @@ export function installBodyParsers(app: FastifyInstance): void {
     // JSON is UTF-8 (RFC 8259 §8.1): other bytes, or another charset, are refused, not decoded
     // with U+FFFD in their place and stored ("caf\xe9" was kept as "caf\uFFFD").
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') {
       done(new ProblemError(400, 'invalid_request', `The body is JSON, which is UTF-8: charset=${charset} is not accepted. ${LIMITS_DETAIL.json}`), undefined);
       return;
     }
@@ -281,11 +281,6 @@ function answerOnSocket(socket: Duplex, detail: string): void {
   );
 }
 
-/**
- * /_sandbox/* hands out credentials and moves the clock: answer only a
- * loopback Host naming this sandbox's port, so a web page the developer
- * visits cannot reach it by DNS rebinding (its Host would be its own name).
- */
 /** HTTP/1.1 requires a Host header (RFC 9112 §3.2): a 400 problem without one. */
 export function requireHostHeader(request: FastifyRequest): void {
   if (request.raw.httpVersion === '1.1' && !request.headers.host) {
@@ -293,6 +288,11 @@ export function requireHostHeader(request: FastifyRequest): void {
   }
 }
 
+/**
+ * /_sandbox/* hands out credentials and moves the clock: answer only a
+ * loopback Host naming this sandbox's port, so a web page the developer
+ * visits cannot reach it by DNS rebinding (its Host would be its own name).
+ */
 export function requireLoopbackHost(request: FastifyRequest, port: number): void {
   const host = (request.headers.host ?? '').toLowerCase();
   const allowed = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
