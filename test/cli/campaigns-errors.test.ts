@@ -319,6 +319,18 @@ describe('campaigns recipients add/remove', () => {
     expect(jsonLines(list.stdout).map((x) => x.patient.id)).toEqual([grace.id, ada.id, zoe.id, emma.id]);
   });
 
+  it('reads a mobile column before a plain phone, as every CSV command does, and notes the one it does not use', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-campaign-'));
+    const file = join(dir, 'two-phones.csv');
+    // Zoe's number in the mobile column, a number nobody has in the plain one (it came first, and was used).
+    writeFileSync(file, 'Phone,Mobile Phone\n+15555550000,(202) 555-0177\n');
+    const c = await create('Mobile first');
+    const r = await run(['campaigns', 'recipients', 'add', c.id, '--csv', file, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('note: "Phone" is not used: "Mobile Phone" is used for phone');
+    expect(jsonLines(r.stdout)[0]).toMatchObject({ added: 1 });
+  });
+
   it('refuses a CSV without any patient column (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-campaign-'));
     const file = join(dir, 'names.csv');

@@ -19,7 +19,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Patient } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { readCsvRecords, type CsvRow } from '../csv/read.js';
-import { isPatientIdHeader, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, recognisedColumns, recognisedField } from '../csv/patient-columns.js';
 import { normalizePhone } from '../util/phone.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { PATIENT } from '../api/shapes.js';
@@ -34,34 +34,45 @@ interface Columns {
   phone?: string;
 }
 
-/** Which header feeds which identifier; refuses (exit 2) a file with none. */
-export function recipientColumns(headers: readonly string[]): Columns {
-  const columns: Columns = {};
-  for (const header of headers) {
-    if (!columns.id && isPatientIdHeader(header)) columns.id = header;
-    else {
-      const field = recognisedField(header);
-      if (field === 'mrn' && !columns.mrn) columns.mrn = header;
-      if (field === 'phone' && !columns.phone) columns.phone = header;
-    }
-  }
+/**
+ * Which header feeds which identifier, by the one rule of every CSV (csv/patient-columns.ts: a
+ * mobile or cell column before a plain phone); refuses (exit 2) a file with none. `notes` names
+ * a second column read as the same identifier, which is not used (it took the first, silently).
+ */
+export function recipientColumns(headers: readonly string[]): Columns & { notes: string[] } {
+  const id = headers.find(isPatientIdHeader);
+  const others = headers.filter((header) => header !== id);
+  const found = recognisedColumns(others);
+  const columns: Columns = { id, mrn: found.mrn, phone: found.phone };
   if (!columns.id && !columns.mrn && !columns.phone) {
     throw new UsageError('the CSV has no patient_id, MRN or phone column', [
       `Columns in the file: ${headers.map((h) => `"${h}"`).join(', ')}.`,
       'Name one column "patient_id" (UUIDs), "mrn" or "phone".',
     ]);
   }
-  return columns;
+  const notes: string[] = [];
+  for (const header of others) {
+    const field = recognisedField(header);
+    const used = field === 'mrn' ? columns.mrn : field === 'phone' ? columns.phone : undefined;
+    if (used !== undefined && used !== header) notes.push(`"${header}" is not used: "${used}" is used for ${field}`);
+  }
+  return { ...columns, notes };
 }
 
 /** Every row's outcome, in file order. */
 export async function* resolveCsvRecipients(
   client: ApiClient,
   file: string,
-  options: { region: string; signal?: AbortSignal },
+  options: { region: string; signal?: AbortSignal; onNote?: (note: string) => void },
 ): AsyncGenerator<RowOutcome> {
   let columns: Columns = {};
-  const rows = readCsvRecords(file, { onHeader: (headers) => (columns = recipientColumns(headers)) });
+  const rows = readCsvRecords(file, {
+    onHeader: (headers) => {
+      const chosen = recipientColumns(headers);
+      columns = chosen;
+      for (const note of chosen.notes) options.onNote?.(note);
+    },
+  });
   const inFlight: Promise<RowOutcome>[] = [];
   for await (const row of rows) {
     const outcome = resolveRow(client, row, columns, options);

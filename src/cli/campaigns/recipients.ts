@@ -87,7 +87,7 @@ export async function addRecipients(ctx: Context, id: string, flags: { patient?:
       for (const patientId of given) await push(patientId);
     } else {
       const { resolveCsvRecipients } = await import('./recipients-csv.js');
-      for await (const outcome of resolveCsvRecipients(client, flags.csv!, { region, signal: ctx.signal })) {
+      for await (const outcome of resolveCsvRecipients(client, flags.csv!, { region, signal: ctx.signal, onNote: (note) => ctx.out.info(`note: ${note}`) })) {
         if ('reason' in outcome) {
           summary.unresolved.push(outcome);
           ctx.out.warn(`row ${outcome.row}: ${cell(outcome.reason)}; not added.`);
