@@ -88,7 +88,7 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
         .replace(/(unknown option '[^'=\s]*=)[^\n]*'/g, "$1…'");
       if (!json) return void io.stderr.write(terminalSafe(s, { keepLines: true }));
       const detail = s.replace(/^error:\s*/i, '').trim();
-      jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, request_id: null, field_errors: [] }) + '\n');
+      jsonOnTerminal(io.stderr).write(JSON.stringify({ type: 'about:blank', title: 'Usage error', status: null, code: 'usage_error', detail, hints: [], request_id: null, field_errors: [] }) + '\n');
     },
   };
   for (const cmd of [program, ...allCommands(program)]) {

@@ -237,7 +237,8 @@ export interface Problem {
   status: number;
   code: string;
   detail?: string;
-  request_id: string;
+  /** null in a problem msgctl makes of an answer that had no request id. */
+  request_id: string | null;
   field_errors: FieldError[];
   [extension: string]: unknown;
 }

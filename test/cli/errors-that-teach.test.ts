@@ -41,6 +41,8 @@ describe('errors that teach', () => {
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(`unknown option '${args.at(-1)!.split('=')[0]}=…'`);
       expect(r.stderr).not.toContain('SECRETX');
+      // With --json, the same problem shape as every other error (hints included).
+      if (args.includes('--json')) expect(Object.keys(JSON.parse(r.stderr))).toEqual(['type', 'title', 'status', 'code', 'detail', 'hints', 'request_id', 'field_errors']);
     }
   });
 

@@ -58,8 +58,8 @@ export class ApiError extends Error {
       title: typeof obj.title === 'string' ? obj.title : statusTitle(status),
       status,
       code: typeof obj.code === 'string' ? obj.code : `http_${status}`,
-      request_id:
-        typeof obj.request_id === 'string' && obj.request_id ? obj.request_id : (headerRequestId ?? ''),
+      // null when neither the body nor X-Request-Id gave one, as in msgctl's own problems (not "").
+      request_id: typeof obj.request_id === 'string' && obj.request_id ? obj.request_id : headerRequestId,
       field_errors: Array.isArray(obj.field_errors) ? (obj.field_errors as FieldError[]) : [],
     };
     if (typeof obj.detail === 'string') problem.detail = obj.detail;
