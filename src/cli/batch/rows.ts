@@ -21,7 +21,7 @@ import type { CsvRow } from '../csv/read.js';
 import type { BoundTemplate } from '../send/template.js';
 import { findColumn } from '../send/template.js';
 import { shellWord } from '../util/shell-word.js';
-import { isPatientIdHeader, recognisedColumns, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, notUsedNote, recognisedColumns, recognisedField, unusedColumns, type PatientField } from '../csv/patient-columns.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { AMBIGUOUS_DATE } from '../util/dates.js';
 import { buildSendRequest } from '../send/build-request.js';
@@ -72,14 +72,15 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     const found = findColumn(headers, name);
     return 'header' in found ? found.header : undefined;
   };
-  const patient = patientDetailColumns(headers);
+  const recognised = recognisedColumns(headers);
+  const phone = phoneColumn(headers);
   const columns = (recipient: string, recipientFrom: BatchColumns['recipientFrom']): BatchColumns => ({
     recipient,
     recipientFrom,
     channel: optional('channel'),
     from: optional('from'),
-    patient,
-    notes: recipientFrom === '--to-column' ? [] : unusedColumnNotes(headers, patient),
+    patient: { firstName: recognised.first_name, lastName: recognised.last_name, dob: recognised.date_of_birth, email: recognised.email, mrn: recognised.mrn },
+    notes: recipientFrom === '--to-column' ? [] : unusedColumnNotes(headers, { ...recognised, phone }),
   });
   if (toColumn !== undefined) {
     const found = findColumn(headers, toColumn);
@@ -88,7 +89,6 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
     }
     return columns(found.header, '--to-column');
   }
-  const phone = phoneColumn(headers);
   const patientId = headers.find(isPatientIdHeader);
   if (patientId !== undefined) return { ...columns(patientId, 'patient_id'), phone };
   if (phone !== undefined) return columns(phone, 'phone');
@@ -98,36 +98,16 @@ export function planColumns(headers: readonly string[], toColumn: string | undef
   ]);
 }
 
-/** The column recognised for each patient detail, as `imports create` recognises them (csv/patient-columns.ts). */
-function patientDetailColumns(headers: readonly string[]): PatientDetailColumns {
-  const found = recognisedColumns(headers);
-  return { firstName: found.first_name, lastName: found.last_name, dob: found.date_of_birth, email: found.email, mrn: found.mrn };
-}
-
 /**
  * A second column read as the same detail (`phone` and `Phone`, `Mobile` and `Cell`) is not used,
  * and the run says so, as `imports create` does: silently, a file with two phone columns sent to
- * whichever came first.
+ * whichever came first. A Patient ID column is the recipient, or an MRN with its row's phone
+ * (recipientCell), not a second MRN column.
  */
-function unusedColumnNotes(headers: readonly string[], patient: PatientDetailColumns): string[] {
-  const phone = phoneColumn(headers);
-  const chosen: Partial<Record<string, string | undefined>> = {
-    phone,
-    first_name: patient.firstName,
-    last_name: patient.lastName,
-    date_of_birth: patient.dob,
-    email: patient.email,
-    mrn: patient.mrn,
-  };
-  const notes: string[] = [];
-  for (const header of headers) {
-    // A Patient ID column is the recipient, or an MRN with its row's phone (recipientCell).
-    const field = isPatientIdHeader(header) ? undefined : recognisedField(header);
-    const used = field && chosen[field];
-    if (!field || !used || used === header) continue;
-    notes.push(`"${header}" is not used: "${used}" is used for ${field}${field === 'phone' ? ` (to send to "${header}" instead: --to-column ${shellWord(header)})` : ''}`);
-  }
-  return notes;
+function unusedColumnNotes(headers: readonly string[], chosen: Partial<Record<PatientField, string>>): string[] {
+  return unusedColumns(headers, chosen, isPatientIdHeader).map(
+    (unused) => notUsedNote(unused) + (unused.field === 'phone' ? ` (to send to "${unused.header}" instead: --to-column ${shellWord(unused.header)})` : ''),
+  );
 }
 
 /** The phone column a message goes to: a mobile/cell one before a plain "Phone". */

@@ -19,7 +19,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Patient } from '../../contract/api.js';
 import { UsageError } from '../errors.js';
 import { readCsvRecords, type CsvRow } from '../csv/read.js';
-import { isPatientIdHeader, recognisedColumns, recognisedField } from '../csv/patient-columns.js';
+import { isPatientIdHeader, notUsedNote, recognisedColumns, unusedColumns } from '../csv/patient-columns.js';
 import { normalizePhone } from '../util/phone.js';
 import { looksLikeUuid } from '../util/ids.js';
 import { PATIENT } from '../api/shapes.js';
@@ -50,13 +50,7 @@ export function recipientColumns(headers: readonly string[]): Columns & { notes:
       'Name one column "patient_id" (UUIDs), "mrn" or "phone".',
     ]);
   }
-  const notes: string[] = [];
-  for (const header of others) {
-    const field = recognisedField(header);
-    const used = field === 'mrn' ? columns.mrn : field === 'phone' ? columns.phone : undefined;
-    if (used !== undefined && used !== header) notes.push(`"${header}" is not used: "${used}" is used for ${field}`);
-  }
-  return { ...columns, notes };
+  return { ...columns, notes: unusedColumns(others, { mrn: columns.mrn, phone: columns.phone }).map(notUsedNote) };
 }
 
 /** Every row's outcome, in file order. */

@@ -121,6 +121,32 @@ export function recognisedField(header: string): PatientField | undefined {
   return aliasRank(header)?.field;
 }
 
+/** A header recognised as a field that another header of the file is used for. */
+export interface UnusedColumn {
+  header: string;
+  field: PatientField;
+  used: string;
+}
+
+/**
+ * The headers recognised as a field that `chosen` gives to another header (`Phone` beside
+ * `phone`), in file order, but those `skip` names: what every CSV command notes (notUsedNote).
+ */
+export function unusedColumns(headers: readonly string[], chosen: Partial<Record<PatientField, string>>, skip: (header: string) => boolean = () => false): UnusedColumn[] {
+  const unused: UnusedColumn[] = [];
+  for (const header of headers) {
+    const field = skip(header) ? undefined : recognisedField(header);
+    const used = field && chosen[field];
+    if (field && used && used !== header) unused.push({ header, field, used });
+  }
+  return unused;
+}
+
+/** `"Phone" is not used: "phone" is used for phone`: the note, one wording for every command. */
+export function notUsedNote({ header, field, used }: UnusedColumn): string {
+  return `"${header}" is not used: "${used}" is used for ${field}`;
+}
+
 /**
  * Maps a header row to patient fields. Overrides win over recognised names.
  * Throws a UsageError when the file lacks first name, last name, or both of
@@ -156,12 +182,8 @@ export function mapPatientColumns(
 
   const used = new Set(Object.values(columns));
   const ignored = headers.filter((header) => !used.has(header));
-  for (const header of ignored) {
-    const match = explicit.has(header) ? undefined : aliasRank(header);
-    const chosen = match ? columns[match.field] : undefined;
-    if (match && chosen !== undefined) {
-      notes.push(`"${header}" is not used: "${chosen}" is used for ${match.field} (change with --map "${header}=${match.field}")`);
-    }
+  for (const unused of unusedColumns(headers, columns, (header) => explicit.has(header))) {
+    notes.push(`${notUsedNote(unused)} (change with --map "${unused.header}=${unused.field}")`);
   }
 
   requireColumns(columns, headers);
