@@ -6,11 +6,12 @@
 import type { ApiRequest } from '../http/route.js';
 import { problems } from '../problem.js';
 
-export function refuseEmptyFilters(req: ApiRequest, names: readonly string[]): void {
+/** `unfiltered`: what leaving the filter out does, for the message ("no filter", "list every patient"). */
+export function refuseEmptyFilters(req: ApiRequest, names: readonly string[], unfiltered = 'for no filter'): void {
   for (const name of names) {
     const value = req.query[name];
     if (value !== undefined && value.trim() === '') {
-      throw problems.validation([{ path: name, code: 'required', message: `${name} is empty; omit it for no filter.` }]);
+      throw problems.validation([{ path: name, code: 'required', message: `${name} is empty; omit it ${unfiltered}.` }]);
     }
   }
 }

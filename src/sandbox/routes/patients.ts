@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { apiRoute, type ApiRequest } from '../http/route.js';
+import { refuseEmptyFilters } from './empty-filter.js';
 import { problems } from '../problem.js';
 import { pageOf } from '../domain/paging.js';
 import { patientView } from '../domain/views.js';
@@ -47,11 +48,7 @@ export function registerPatientRoutes(app: FastifyInstance, sb: SandboxContext):
       const rawMrn = req.query.mrn;
       // A filter that is present but empty is a mistake (an unset shell variable), not "no filter":
       // answering with the whole roster could feed a destructive script.
-      for (const [name, value] of [['phone', rawPhone], ['mrn', rawMrn]] as const) {
-        if (value !== undefined && value.trim() === '') {
-          throw problems.validation([{ path: name, code: 'required', message: `${name} is empty; omit it to list every patient.` }]);
-        }
-      }
+      refuseEmptyFilters(req, ['phone', 'mrn'], 'to list every patient');
       const mrn = rawMrn?.trim();
       let phone: string | undefined;
       if (rawPhone !== undefined) {
