@@ -59,6 +59,9 @@ describe('errors that teach', () => {
     expect(r.stderr).toContain('The API key in MSGCTL_API_KEY has the character U+0007 at character 13, which no API key holds.');
     expect(r.stderr).toContain('Set MSGCTL_API_KEY again');
     expect(r.stderr).not.toContain(key.slice(12));
+    // Counted in the key as given: after the whitespace that is dropped, and after one that is not (a no-break space).
+    const afterSpace = await msgctl(['org'], { env: sandboxEnv(sandbox.current, { MSGCTL_API_KEY: ` \u00a0${key}` }) });
+    expect(afterSpace.stderr).toContain('has the character U+00A0 at character 2,');
     expect(sandbox.current.testing.requests().length).toBe(before);
   });
 

@@ -183,7 +183,8 @@ export function staticBearer(token: string | null): CredentialProvider {
  */
 export function sendableCredential(resolved: ResolvedCredential): ResolvedCredential {
   const value = bearerValue(resolved.credential);
-  const trimmed = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  const leading = /^[ \t\r\n]*/.exec(value)![0].length;
+  const trimmed = value.slice(leading).replace(/[ \t\r\n]+$/, '');
   const bad = /[^\x21-\x7e]/.exec(trimmed);
   if (bad) {
     const code = bad[0].codePointAt(0)!;
@@ -192,7 +193,7 @@ export function sendableCredential(resolved: ResolvedCredential): ResolvedCreden
     const variable = resolved.source.startsWith('env:') ? resolved.source.slice(4) : null;
     const where = variable ? `in ${variable}` : 'stored for this profile';
     const fix = variable ? `Set ${variable} again to the ${what} exactly as it was given to you.` : 'Store it again: `msgctl auth set-key` (or `msgctl login`).';
-    throw new AuthError(`The ${what} ${where} has ${named} at character ${value.indexOf(bad[0], value.length - value.trimStart().length) + 1}, which no ${what} holds.`, [fix]);
+    throw new AuthError(`The ${what} ${where} has ${named} at character ${leading + bad.index + 1}, which no ${what} holds.`, [fix]);
   }
   if (trimmed === value) return resolved;
   const credential: StoredCredential = resolved.credential.kind === 'api_key' ? { ...resolved.credential, api_key: trimmed } : { ...resolved.credential, access_token: trimmed };
