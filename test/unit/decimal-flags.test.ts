@@ -4,7 +4,7 @@
  * an empty string as 0).
  */
 import { describe, expect, it } from 'vitest';
-import { decimal, positiveInt, positiveNumber } from '../../src/cli/commands/kit.js';
+import { decimal, portNumber, positiveInt, positiveNumber } from '../../src/cli/commands/kit.js';
 
 describe('decimal', () => {
   it('reads decimal digits with or without a fraction', () => {
@@ -18,5 +18,10 @@ describe('decimal', () => {
   it('backs the flag parsers: --limit 0x10 is refused, --timeout .5 taken', () => {
     expect(() => positiveInt('0x10')).toThrow(/whole number ≥ 1/);
     expect(positiveNumber('.5')).toBe(0.5);
+  });
+
+  it('reads --port the one way for sandbox, login and events listen: 0 to 65535', () => {
+    expect([portNumber('0'), portNumber('8080'), portNumber('65535')]).toEqual([0, 8080, 65535]);
+    for (const given of ['65536', '-1', '1.5', '0x50', 'abc', '']) expect(() => portNumber(given), given).toThrow('Must be a port number from 0 to 65535.');
   });
 });

@@ -109,6 +109,13 @@ export function positiveNumber(value: string): number {
   return n;
 }
 
+/** --port: a whole number from 0 (any free port) to 65535; one parser for sandbox, login and events listen. */
+export function portNumber(value: string): number {
+  const n = decimal(value);
+  if (!Number.isInteger(n) || n > 65535) throw new InvalidArgumentError('Must be a port number from 0 to 65535.');
+  return n;
+}
+
 /** --timeout: above 0, at most a day (timers cannot hold more than ~24 days anyway). */
 export function timeoutSeconds(value: string): number {
   const n = positiveNumber(value);

@@ -4,9 +4,8 @@
  * docs/events.md). Registering endpoints acts as an org admin, so it needs an
  * OAuth login.
  */
-import { InvalidArgumentError } from 'commander';
 import type { Column } from '../../output/output.js';
-import { choices, collect, nonNegativeNumber } from '../kit.js';
+import { choices, collect } from '../kit.js';
 import { EVENT_TYPES } from '../../../contract/api.js';
 
 export interface WebhookEndpoint {
@@ -23,12 +22,6 @@ export const endpointColumns: Column<WebhookEndpoint>[] = [
   { header: 'events', value: (e) => (e.events ? e.events.join(',') : 'all') },
   { header: 'created_at', value: (e) => e.created_at, time: true, drop: 1 },
 ];
-
-export function portNumber(value: string): number {
-  const n = nonNegativeNumber(value);
-  if (!Number.isInteger(n) || n > 65535) throw new InvalidArgumentError('Must be a port number 0-65535.');
-  return n;
-}
 
 /** Repeatable --event, each checked against the known types at parse time (exit 2). */
 const isEventType = choices(EVENT_TYPES);

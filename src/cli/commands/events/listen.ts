@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ListenFlags } from '../../events/listen.js';
-import { examples, type Act } from '../kit.js';
-import { eventTypes, portNumber } from './common.js';
+import { examples, portNumber, type Act } from '../kit.js';
+import { eventTypes } from './common.js';
 
 export type EventsListenOptions = ListenFlags;
 

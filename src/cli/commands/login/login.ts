@@ -1,16 +1,10 @@
 /** `msgctl login`: browser sign-in as an org admin (OAuth 2.0 + PKCE); the flow is in src/cli/auth/login.ts. */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { LoginFlags } from '../../auth/login.js';
 import type { Context } from '../../context.js';
-import { decimal, examples, type Act } from '../kit.js';
+import { examples, portNumber, type Act } from '../kit.js';
 
 export type LoginOptions = LoginFlags;
-
-function portNumber(value: string): number {
-  const n = decimal(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('Must be a port number from 0 to 65535.');
-  return n;
-}
 
 export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const { runLogin } = await import('../../auth/login.js');

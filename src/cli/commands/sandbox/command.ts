@@ -1,7 +1,7 @@
 /** `msgctl sandbox`: flags and wiring; the command's work is run.ts, which starts src/sandbox through its entry. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { decimal, examples, nonNegativeNumber, positiveInt, type Act } from '../kit.js';
+import { decimal, examples, nonNegativeNumber, portNumber, positiveInt, type Act } from '../kit.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxFlags } from './run.js';
 import type { Context } from '../../context.js';
@@ -19,12 +19,6 @@ function wholeNumber(value: string): number {
 function seedCount(value: string): number {
   const n = positiveInt(value);
   if (n > 1_000_000) throw new InvalidArgumentError('Must be at most 1000000.');
-  return n;
-}
-
-function portNumber(value: string): number {
-  const n = wholeNumber(value);
-  if (n > 65535) throw new InvalidArgumentError('Must be a port from 0 to 65535.');
   return n;
 }
 
