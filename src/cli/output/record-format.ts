@@ -66,9 +66,10 @@ export async function prepareRecordFormat(
     recordsBefore += count;
     if (errors) {
       // jq's stderr: a `jq: error …` message per record it failed on (its text may run over more
-      // lines), and what the program printed there itself (`debug`, `stderr`), which fails nothing
-      // and all goes by. A program that fails on every record would fill the screen: the first
-      // few failures are shown, and the end of the command says how many there were.
+      // lines, which go with it), and `debug` lines, which fail nothing and all go by (so does
+      // other `jq: ` output; a line without a prefix, such as `stderr`'s, goes with the message
+      // before it). A program that fails on every record would fill the screen: the first few
+      // failures are shown, and the end of the command says how many there were.
       const shown: string[] = [];
       let showing = true;
       for (const line of errors.split('\n')) {
