@@ -3,7 +3,7 @@
  * 127.0.0.1, and the background workers. Used by `msgctl sandbox` and, in
  * process, by the tests and benchmarks.
  */
-import { SandboxStore } from './store/store.js';
+import { SandboxDataError, SandboxStore } from './store/store.js';
 import { Clock } from './clock.js';
 import { SandboxContext, type SandboxOptions } from './context.js';
 import { seedWorld, type SeededCredentials } from './seed.js';
@@ -44,12 +44,20 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     if (!saved) throw new Error(`${options.dataFile} is not a sandbox data file (no credentials).`);
     credentials = saved.credentials;
   } else {
-    credentials = await store.holdCommits(async () => {
-      const seeded = seedWorld(sb);
-      meta.put({ id: 'credentials', credentials: seeded });
-      if (options.seedMessages) await seedSyntheticMessages(sb, options.seedMessages, options.signal);
-      return seeded;
-    });
+    credentials = await store
+      .holdCommits(async () => {
+        const seeded = seedWorld(sb);
+        meta.put({ id: 'credentials', credentials: seeded });
+        if (options.seedMessages) await seedSyntheticMessages(sb, options.seedMessages, options.signal);
+        return seeded;
+      })
+      .catch((err: unknown) => {
+        // SQLITE_BUSY: another sandbox holds the new file's write lock, seeding it (two started at once).
+        if ((err as { errcode?: number }).errcode === 5 && options.dataFile) {
+          throw new SandboxDataError(`--data ${options.dataFile} is being seeded by another msgctl sandbox right now: start this one again once that one is listening, or give another file.`);
+        }
+        throw err;
+      });
   }
   sb.credentials = credentials;
   // The seed is committed before the server answers anything.
