@@ -57,8 +57,9 @@ export function checkFolder(folder, options = {}) {
   const stat = fs.lstatSync(real);
   if (!stat.isDirectory()) return { problem: `${real} is not a folder` };
   if (writableByOthers(stat) && !(stat.mode & STICKY)) return { problem: `${real} is writable by other users (mode ${mode(stat)})` };
-  if (options.own && stat.uid !== uid) return { problem: `${real} belongs to another user (uid ${stat.uid})` };
+  // Writable by others first: for a shared folder like /tmp (root's), that is the cause to name.
   if (options.own && writableByOthers(stat)) return { problem: `${real} is writable by other users (mode ${mode(stat)})` };
+  if (options.own && stat.uid !== uid) return { problem: `${real} belongs to another user (uid ${stat.uid})` };
   soundFolders.set(key, real);
   return { path: real };
 }

@@ -258,4 +258,36 @@ describe.skipIf(why !== null)(`two local users${why ? ` (skipped: ${why})` : ''}
     expect(statSync(join(s.sticky, 'own.journal')).uid).toBe(VICTIM);
     expect(statSync(join(s.sticky, 'own.journal')).mode & 0o777).toBe(0o600);
   });
+  it("sandbox --data never opens a database or a WAL another user could plant: a sticky or open folder, their link, their side file", async () => {
+    const s = newStage();
+    const env = s.env();
+    // A link of the attacker's in the sticky folder, to a folder of the victim's.
+    const data = join(s.home, 'data');
+    mkdirSync(data, { mode: 0o700 });
+    chownSync(data, VICTIM, VICTIM);
+    const link = join(s.sticky, 'link');
+    const planted = await runAs(ATTACKER, [process.execPath, '-e', 'require("fs").symlinkSync(...process.argv.slice(1))', data, link], { PATH: process.env.PATH });
+    expect(planted.exitCode, String(planted.stderr)).toBe(0);
+    // A WAL of the attacker's left in the victim's folder (from when it was open to all), as root can leave it.
+    const kept = join(s.home, 'kept');
+    mkdirSync(kept, { mode: 0o700 });
+    chownSync(kept, VICTIM, VICTIM);
+    writeFileSync(join(kept, 'world.db-wal'), 'not a WAL');
+    chownSync(join(kept, 'world.db-wal'), ATTACKER, ATTACKER);
+    for (const [path, problem] of [
+      [join(s.sticky, 'world.db'), `${s.sticky} is writable by other users \\(mode 1777\\)`],
+      [join(s.open, 'world.db'), `${s.open} is writable by other users \\(mode 0777\\)`],
+      [join(link, 'world.db'), `${link} belongs to another user \\(uid ${ATTACKER}\\)`],
+      [join(kept, 'world.db'), `${kept}/world.db-wal belongs to another user \\(uid ${ATTACKER}\\)`],
+    ] as const) {
+      const r = await msgctlAs(VICTIM, ['sandbox', '--port', '0', '--data', path], env, { timeout: 20_000 });
+      expect(r.exitCode, String(r.stderr)).toBe(1);
+      expect(String(r.stderr)).toMatch(new RegExp(`Refusing to use --data ${path}: ${problem}`));
+      expect(String(r.stderr)).not.toContain('listening');
+    }
+    expect(readdirSync(s.sticky).sort()).toEqual(['link']);
+    expect(readdirSync(s.open)).toEqual([]);
+    expect(readdirSync(data)).toEqual([]);
+    expect(readdirSync(kept)).toEqual(['world.db-wal']);
+  });
 });

@@ -99,6 +99,40 @@ export function readOwnText(path: string, what: string, rules: FileRules = {}): 
   }
 }
 
+/**
+ * A file another program opens by its name (SQLite, for the sandbox's --data), and that
+ * creates side files beside it by name (FILE-wal, FILE-shm…) without asking who owns them:
+ * its folder must be the user's own and writable by nobody else, not even sticky (in /tmp
+ * another user could plant FILE-wal before it is made, and SQLite would replay it), and the
+ * file and each side file already there the user's own regular files. Returns the path to
+ * hand over, resolved once; the path as given when the folder is missing (the program says so).
+ */
+export function ownNamedFile(path: string, sideSuffixes: readonly string[], what: string): string {
+  if (!checksPaths) return path;
+  let folder: string;
+  try {
+    folder = ownFolder(dirname(path), what, { own: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return path;
+    throw err;
+  }
+  const name = basename(path);
+  for (const suffix of ['', ...sideSuffixes]) {
+    let opened;
+    try {
+      opened = openOwnFile(folder, name + suffix, O_RDONLY, {});
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(folder, name + suffix)} is a symbolic link`);
+      throw err;
+    }
+    if ('problem' in opened) throw new UnsafeFileError(what, opened.problem);
+    fs.closeSync(opened.fd);
+  }
+  return join(folder, name);
+}
+
 /** The resolved folder of `path` joined with its name: where to write beside it (temp files, renames). */
 export function ownPath(path: string, what: string): string {
   return join(ensureOwnFolder(dirname(path), what), basename(path));

@@ -369,7 +369,6 @@ export class SandboxStore {
   }
 }
 
-/** `--data` must be a SQLite file (or new/empty): an older JSON snapshot is refused, not overwritten. */
 /**
  * The --data file holds patient data and credentials: it is the user's alone (0600), whatever
  * the umask. A new file is created here, exclusively, before SQLite opens it; SQLite then
@@ -404,6 +403,7 @@ function makePrivate(file: string): void {
   }
 }
 
+/** `--data` must be a SQLite file (or new/empty): an older JSON snapshot is refused, not overwritten. */
 function refuseNonSqlite(file: string): void {
   let fd: number;
   try {
