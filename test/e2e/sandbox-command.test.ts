@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
@@ -54,13 +54,24 @@ describe('msgctl sandbox', () => {
   // Restarting on a --data file (the same world, credentials and all; no side files after a clean stop):
   // sandbox-data.test.ts, after a kill -9 as well.
 
-  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served, nothing of it in --data); more than a million is refused', async () => {
+  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served, nothing of it in --data); a second sandbox on that file meanwhile is told so (exit 2); more than a million is refused', async () => {
     const env = isolatedEnv();
     const data = join(mkdtempSync(join(tmpdir(), 'msgctl-seed-')), 'world.db');
     const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--data', data, '--seed-messages', '1000000'], { env, extendEnv: false, reject: false });
-    // Well into the seeding (which takes most of a minute), but long before it ends.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    child.kill('SIGINT');
+    try {
+      // Its seed has begun writing (the one transaction of holdCommits holds the file's write lock);
+      // the whole seed takes most of a minute.
+      for (const until = Date.now() + 20_000; !(existsSync(`${data}-wal`) && statSync(`${data}-wal`).size > 0); ) {
+        if (Date.now() > until) throw new Error('the sandbox never began seeding');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // A second sandbox on the same new file: not 'database is locked' (exit 1), but what to do.
+      const second = await msgctl(['sandbox', '--port', '0', '--data', data], { env });
+      expect(second.exitCode, second.stderr).toBe(2);
+      expect(second.stderr).toContain(`--data ${data} is being seeded by another msgctl sandbox right now`);
+    } finally {
+      child.kill('SIGINT');
+    }
     const r = await child;
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stdout).toBe('');

@@ -91,24 +91,8 @@ describe('msgctl sandbox --data', () => {
     expect(readFileSync(data, 'utf8')).toBe(old);
   });
 
-  it('a second sandbox started on a new --data file while the first still seeds it is told so (exit 2), and changes nothing', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'msgctl-two-')), 'world.db');
-    const env = isolatedEnv();
-    const first = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--data', data, '--seed-messages', '1000000'], { env, extendEnv: false, reject: false });
-    try {
-      // Its seed has begun writing (the one transaction of holdCommits holds the file's write lock).
-      for (const until = Date.now() + 20_000; !(existsSync(`${data}-wal`) && statSync(`${data}-wal`).size > 0); ) {
-        if (Date.now() > until) throw new Error('the first sandbox never began seeding');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const second = await msgctl(['sandbox', '--port', '0', '--data', data], { env });
-      expect(second.exitCode, second.stderr).toBe(2);
-      expect(second.stderr).toContain(`--data ${data} is being seeded by another msgctl sandbox right now`);
-    } finally {
-      first.kill('SIGINT');
-      await first;
-    }
-  });
+  // A second sandbox started on a new --data file while the first still seeds it: sandbox-command.test.ts,
+  // with the same seeding process its Ctrl-C test stops.
 
   it('says so when the --data directory does not exist', async () => {
     const r = await msgctl(['sandbox', '--port', '0', '--data', join(tmpdir(), `no-such-dir-${randomUUID()}`, 'x.db')], { env: isolatedEnv() });
