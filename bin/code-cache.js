@@ -1,10 +1,8 @@
 // Compiled code kept between runs, in the user's own cache folder (start-up, issue 15).
 //
 // 1. V8's compile cache (Node's module.enableCompileCache) for the npm packages
-//    dist/cli.cjs requires, and for the bundle as the batch thread of `send --csv`
-//    requires it. Node writes that cache as soon as a file is compiled, so it only
-//    holds what V8 compiles up front: the top level of each file. Turned on when first
-//    needed (startCompileCache below).
+//    dist/cli.cjs requires. Node writes that cache as soon as a file is compiled,
+//    so it only holds what V8 compiles up front: the top level of each file.
 // 2. For dist/cli.cjs itself, a cache made *after* the command ran (loadCli below):
 //    V8 compiles a function only when it is first called, and a command calls a
 //    few hundred of the bundle's functions (argument parsing, config, client,
@@ -83,18 +81,7 @@ function ownCacheFolder(name) {
   }
 }
 
-let compileCacheAsked = false;
-/**
- * Node's compile cache (1. above), turned on at the bundle's first require of a package, or
- * by the bundle before it starts the batch thread. Most commands require no package (the
- * bundle holds commander and msgctl's own code: org, patients list, send and send --dry-run
- * load none), so they skip the checks of its folder, the first and costliest path walk of
- * a start (~0.7 ms of a cold process).
- */
-export function startCompileCache() {
-  if (compileCacheAsked) return;
-  compileCacheAsked = true;
-  if (disabled || process.env.NODE_COMPILE_CACHE) return; // NODE_COMPILE_CACHE: Node enabled it at start
+if (!disabled && !process.env.NODE_COMPILE_CACHE) {
   const folder = ownCacheFolder('compile');
   try {
     // The resolved path: Node reads and trusts what it finds there, so a link on the way must not be followed again.
@@ -133,11 +120,6 @@ export function startCompileCache() {
 export function loadCli(args) {
   const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
   const requireFromBundle = nodeModule.createRequire(bundle);
-  /** @type {NodeJS.Require} */
-  const requireForBundle = Object.assign((/** @type {string} */ id) => {
-    if (!nodeModule.isBuiltin(id)) startCompileCache();
-    return requireFromBundle(id);
-  }, requireFromBundle);
   const folder = disabled ? null : ownCacheFolder('code');
   /** @type {import('node:vm').Script} */
   let script;
@@ -176,12 +158,10 @@ export function loadCli(args) {
     script = new vm.Script(source.slice(0, wrapperEnd), { filename: bundle, cachedData });
     if (!hadCache || script.cachedDataRejected) process.once('exit', (code) => code === 0 && saveCode(script, folder, cacheFile, install, bundleId));
   } catch {
-    // No folder, unreadable cache: the plain way, where the bundle's requires are Node's own.
-    startCompileCache();
-    return requireFromBundle(bundle);
+    return requireFromBundle(bundle); // no folder, unreadable cache: the plain way
   }
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, requireForBundle, module, bundle, dirname(bundle));
+  script.runInThisContext().call(module.exports, module.exports, requireFromBundle, module, bundle, dirname(bundle));
   return module.exports;
 }
 

@@ -19,8 +19,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
   // Imported here, not at the top: the answers above need neither the caches nor the checks of
   // their folders, and skip both modules.
-  const { loadCli, startCompileCache } = await import('./code-cache.js');
-  await loadCli(args).main({ startCompileCache });
+  const { loadCli } = await import('./code-cache.js');
+  await loadCli(args).main();
 }
 
 /**

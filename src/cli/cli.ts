@@ -225,20 +225,10 @@ function* allCommands(cmd: Command): Generator<Command> {
   }
 }
 
-/** What bin/code-cache.js, which loaded this bundle, offers it. */
-export interface Loader {
-  /** Turns on Node's compile cache in the user's own cache folder (once), if it can. */
-  startCompileCache?: () => void;
-}
-
-export async function main(loader: Loader = {}): Promise<void> {
+export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   // `send --csv` and `imports create` run in a worker thread with a bounded heap (batch-thread.ts).
-  if (runsInBatchThread(argv)) {
-    // The thread requires the whole bundle through Node's loader, where that cache pays (issue 30).
-    loader.startCompileCache?.();
-    return (await import('./batch-thread.js')).runInBatchThread(argv);
-  }
+  if (runsInBatchThread(argv)) return (await import('./batch-thread.js')).runInBatchThread(argv);
   const controller = superviseProcess();
   const io = mainThreadIo();
   let code = await run(argv, { io, env: process.env, signal: controller.signal });
