@@ -71,6 +71,7 @@ describe('msgctl sandbox', () => {
       expect(second.stderr).toContain(`--data ${data} is being seeded by another msgctl sandbox right now`);
     } finally {
       child.kill('SIGINT');
+      await child;
     }
     const r = await child;
     expect(r.exitCode, r.stderr).toBe(130);

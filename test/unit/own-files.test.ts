@@ -9,7 +9,9 @@ import { chmodSync, chownSync, closeSync, lchownSync, linkSync, mkdirSync, mkdte
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkFolder } from '../../bin/own-path.js';
-import { openOwn, ownFolder, readOwnText, UnsafeFileError } from '../../src/cli/util/own-files.js';
+import { openOwn, ownFolder, ownNamedFile, readOwnText, UnsafeFileError } from '../../src/cli/util/own-files.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { execFileSync } from 'node:child_process';
 
 const posix = process.platform !== 'win32';
 const root = process.getuid?.() === 0;
@@ -112,5 +114,68 @@ describe.skipIf(!posix)('own files', () => {
     chmodSync(planted, 0o666);
     chownSync(planted, OTHER, OTHER);
     expect(problemOf(() => openOwn(planted, 'append', 'the journal'))).toBe(`Refusing to use the journal: ${planted} belongs to another user (uid ${OTHER}).`);
+  });
+});
+
+describe.skipIf(!posix)('a file another program opens by name, with side files (sandbox --data)', () => {
+  const sides = ['-wal', '-shm', '-journal'];
+  const check = (path: string) => ownNamedFile(path, sides, '--data');
+
+  it('accepts a new or existing file of the user\'s own in a folder only the user can write, and gives the path back as written', () => {
+    const dir = folder();
+    expect(check(join(dir, 'world.db'))).toBe(join(dir, 'world.db'));
+    writeFileSync(join(dir, 'world.db'), '');
+    writeFileSync(join(dir, 'world.db-wal'), '');
+    chmodSync(join(dir, 'world.db-wal'), 0o644); // an older run's: the sandbox tightens it
+    expect(check(join(dir, 'world.db'))).toBe(join(dir, 'world.db'));
+  });
+
+  it('refuses a folder others can write, sticky or not, even the user\'s own: they could plant FILE-wal first', () => {
+    for (const mode of [0o1777, 0o777]) {
+      const dir = folder(mode);
+      const message = problemOf(() => check(join(dir, 'world.db')));
+      expect(message).toBe(`Refusing to use --data ${join(dir, 'world.db')}: ${dir} is writable by other users (mode ${mode.toString(8).padStart(4, '0')}).`);
+    }
+    let caught: unknown;
+    try {
+      check(join(folder(0o1777), 'world.db'));
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as UnsafeFileError).hints.join(' ')).toContain('Keep --data in a folder of your own that only you can write (not /tmp)');
+  });
+
+  it('refuses a link, a second hard link, a file others can write, or a FIFO at the name or a side file\'s, without hanging', () => {
+    const dir = folder();
+    const db = join(dir, 'world.db');
+    const outside = join(folder(), 'elsewhere');
+    writeFileSync(outside, '');
+    symlinkSync(outside, `${db}-wal`);
+    expect(problemOf(() => check(db))).toBe(`Refusing to use --data ${db}: ${db}-wal is a symbolic link.`);
+    rmSync(`${db}-wal`);
+    linkSync(outside, `${db}-shm`);
+    expect(problemOf(() => check(db))).toBe(`Refusing to use --data ${db}: ${db}-shm has 2 hard links (another name could change it).`);
+    rmSync(`${db}-shm`);
+    writeFileSync(db, '');
+    chmodSync(db, 0o666);
+    expect(problemOf(() => check(db))).toBe(`Refusing to use --data ${db}: ${db} is writable by other users (mode 0666).`);
+    rmSync(db);
+    execFileSync('mkfifo', [`${db}-journal`]);
+    expect(problemOf(() => check(db))).toBe(`Refusing to use --data ${db}: ${db}-journal is not a regular file.`);
+  });
+
+  it('is a usage error (exit 2), not a refusal, when the folder is missing or not a folder', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'a-file'), '');
+    for (const path of [join(dir, 'missing', 'world.db'), join(dir, 'a-file', 'world.db')]) {
+      let caught: unknown;
+      try {
+        check(path);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(UsageError);
+      expect((caught as Error).message).toMatch(new RegExp(`^Cannot open --data ${path}: .*\\(its directory must exist and be writable\\)\\.$`));
+    }
   });
 });

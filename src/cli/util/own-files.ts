@@ -12,11 +12,11 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { checkFolder, checksPaths, openOwnFile } from '../../../bin/own-path.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 
 // Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams (start-up; see bin/code-cache.js).
 const fs = process.getBuiltinModule('node:fs');
-const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = fs.constants;
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC, O_NONBLOCK } = fs.constants;
 
 export { checkFolder, checksPaths };
 
@@ -29,8 +29,8 @@ export interface FileRules {
 
 /** A file or folder another user could have put there or could change: refused. */
 export class UnsafeFileError extends CliError {
-  constructor(what: string, problem: string) {
-    super(`Refusing to use ${what}: ${problem}.`, undefined, [
+  constructor(what: string, problem: string, hints?: string[]) {
+    super(`Refusing to use ${what}: ${problem}.`, undefined, hints ?? [
       'Another local user could have put it there or could change it. Make the file and every folder above it yours (or root\'s) and writable only by you, e.g. chmod go-w FOLDER, or point msgctl somewhere that is (HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, --journal).',
       'If someone else could have written it, check what it holds before using it again.',
     ]);
@@ -102,35 +102,59 @@ export function readOwnText(path: string, what: string, rules: FileRules = {}): 
 /**
  * A file another program opens by its name (SQLite, for the sandbox's --data), and that
  * creates side files beside it by name (FILE-wal, FILE-shm…) without asking who owns them:
- * its folder must be the user's own and writable by nobody else, not even sticky (in /tmp
- * another user could plant FILE-wal before it is made, and SQLite would replay it), and the
- * file and each side file already there the user's own regular files. Returns the path to
- * hand over, resolved once; the path as given when the folder is missing (the program says so).
+ * its folder must exist, be the user's own and writable by nobody else, not even sticky (in
+ * /tmp another user could plant FILE-wal before it is made, and SQLite would replay it), and
+ * the file and each side file already there must be the user's own regular files. `option`
+ * names the flag in messages. A folder that is missing or not a folder is a usage error
+ * (exit 2), not a refusal: the program is never started on a path not checked.
+ *
+ * The path stays as given: every folder and link on the way is the user's or root's and none
+ * can be changed by anyone else (checked), so it leads where it led when checked, and messages
+ * name it as the user wrote it.
  */
-export function ownNamedFile(path: string, sideSuffixes: readonly string[], what: string): string {
+export function ownNamedFile(path: string, sideSuffixes: readonly string[], option: string): string {
   if (!checksPaths) return path;
-  let folder: string;
+  const what = `${option} ${path}`;
+  const notUsable = (why: string) => new UsageError(`Cannot open ${what}: ${why} (its directory must exist and be writable).`);
+  const folder = dirname(path);
+  let isFolder: boolean;
   try {
-    folder = ownFolder(dirname(path), what, { own: true });
+    isFolder = fs.statSync(folder).isDirectory();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return path;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw notUsable(`there is no folder ${folder}`);
+    if (code === 'ENOTDIR') throw notUsable(`${folder} is not a folder`);
+    if (code === 'EACCES') throw notUsable(`you may not enter ${folder}`);
+    throw notUsable((err as Error).message);
   }
+  if (!isFolder) throw notUsable(`${folder} is not a folder`);
+  const hints = [
+    `Another local user could have put it there or could change it. Keep ${option} in a folder of your own that only you can write (not /tmp), e.g. ${option} ~/sandbox/world.db.`,
+    'If someone else could have written it, check what it holds before using it again.',
+  ];
+  let checked;
+  try {
+    checked = checkFolder(folder, { own: true });
+  } catch (err) {
+    throw notUsable((err as Error).message); // gone or unreadable since the stat above
+  }
+  if ('problem' in checked) throw new UnsafeFileError(what, checked.problem, hints);
   const name = basename(path);
   for (const suffix of ['', ...sideSuffixes]) {
     let opened;
     try {
-      opened = openOwnFile(folder, name + suffix, O_RDONLY, {});
+      // Non-blocking: opening a FIFO planted at the name must not hang the start.
+      opened = openOwnFile(checked.path, name + suffix, O_RDONLY | O_NONBLOCK, {});
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') continue;
-      if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(folder, name + suffix)} is a symbolic link`);
-      throw err;
+      if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(checked.path, name + suffix)} is a symbolic link`, hints);
+      throw notUsable((err as Error).message);
     }
-    if ('problem' in opened) throw new UnsafeFileError(what, opened.problem);
+    if ('problem' in opened) throw new UnsafeFileError(what, opened.problem, hints);
     fs.closeSync(opened.fd);
   }
-  return join(folder, name);
+  return path;
 }
 
 /** The resolved folder of `path` joined with its name: where to write beside it (temp files, renames). */

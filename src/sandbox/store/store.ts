@@ -375,6 +375,7 @@ export class SandboxStore {
  * creates the WAL, shared-memory and rollback-journal files with the database file's mode
  * (and puts it back if the umask took bits away). An existing file, and side files an earlier
  * run left (after a kill -9), are tightened to 0600 first: an older msgctl made them 0644.
+ * (`msgctl sandbox` has refused, before, any that is not the user's own or that others can write.)
  * The sandbox creates no folders: --data's folder must exist, so a typo is an error.
  */
 function makePrivate(file: string): void {
