@@ -74,17 +74,26 @@ export function openOwn(path: string, how: OpenFor, what: string, rules: FileRul
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  return openAtName(folder, basename(path), FLAGS[how], what, { ...rules, mode: 0o600 });
+}
+
+/**
+ * openOwnFile in a folder already checked: the descriptor, or null when nothing is at the name;
+ * a link there, or a file that fails the rules, is an UnsafeFileError (with `hints`, or the usual
+ * ones); any other error of the open (EEXIST, EACCES…) as thrown.
+ */
+function openAtName(folder: string, name: string, flags: number, what: string, rules: FileRules & { mode?: number }, hints?: string[]): number | null {
   let opened;
   try {
-    opened = openOwnFile(folder, basename(path), FLAGS[how], { ...rules, mode: 0o600 });
+    opened = openOwnFile(folder, name, flags, rules);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     // O_NOFOLLOW refuses a symlink at the name with ELOOP (EMLINK on some BSDs).
-    if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(folder, basename(path))} is a symbolic link`);
+    if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(folder, name)} is a symbolic link`, hints);
     throw err;
   }
-  if ('problem' in opened) throw new UnsafeFileError(what, opened.problem);
+  if ('problem' in opened) throw new UnsafeFileError(what, opened.problem, hints);
   return opened.fd;
 }
 
@@ -108,9 +117,9 @@ export function readOwnText(path: string, what: string, rules: FileRules = {}): 
  * names the flag in messages. A folder that is missing or not a folder is a usage error
  * (exit 2), not a refusal: the program is never started on a path not checked.
  *
- * The path stays as given: every folder and link on the way is the user's or root's and none
- * can be changed by anyone else (checked), so it leads where it led when checked, and messages
- * name it as the user wrote it.
+ * Returns the path to go on with: as given, since every folder and link on the way is the
+ * user's or root's and none can be changed by anyone else (checked), so it leads where it led
+ * when checked, and messages name it as the user wrote it.
  */
 export function ownNamedFile(path: string, sideSuffixes: readonly string[], option: string): string {
   if (!checksPaths) return path;
@@ -141,18 +150,15 @@ export function ownNamedFile(path: string, sideSuffixes: readonly string[], opti
   if ('problem' in checked) throw new UnsafeFileError(what, checked.problem, hints);
   const name = basename(path);
   for (const suffix of ['', ...sideSuffixes]) {
-    let opened;
+    let fd;
     try {
       // Non-blocking: opening a FIFO planted at the name must not hang the start.
-      opened = openOwnFile(checked.path, name + suffix, O_RDONLY | O_NONBLOCK, {});
+      fd = openAtName(checked.path, name + suffix, O_RDONLY | O_NONBLOCK, what, {}, hints);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') continue;
-      if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafeFileError(what, `${join(checked.path, name + suffix)} is a symbolic link`, hints);
+      if (err instanceof UnsafeFileError) throw err;
       throw notUsable((err as Error).message);
     }
-    if ('problem' in opened) throw new UnsafeFileError(what, opened.problem, hints);
-    fs.closeSync(opened.fd);
+    if (fd !== null) fs.closeSync(fd);
   }
   return path;
 }

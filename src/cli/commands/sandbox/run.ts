@@ -19,13 +19,13 @@ export interface SandboxFlags {
 export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Promise<number> {
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) throw new UsageError('--port must be 0–65535.');
   // Patient data and keys, and SQLite replays whatever FILE-wal holds: never another user's.
-  if (flags.data !== undefined) await checkDataFile(flags.data);
+  const dataFile = flags.data === undefined ? undefined : await checkedDataFile(flags.data);
   const { startSandbox } = await import('../../../sandbox/entry.js');
   let sandbox;
   try {
     sandbox = await startSandbox({
       port: flags.port,
-      dataFile: flags.data,
+      dataFile,
       seed: flags.seed,
       chaos: flags.chaos,
       rateLimit: flags.rateLimit,
@@ -99,7 +99,7 @@ export async function runSandboxCommand(ctx: Context, flags: SandboxFlags): Prom
   return 0;
 }
 
-async function checkDataFile(path: string): Promise<void> {
+async function checkedDataFile(path: string): Promise<string> {
   const { ownNamedFile } = await import('../../util/own-files.js');
-  ownNamedFile(path, ['-wal', '-shm', '-journal'], '--data');
+  return ownNamedFile(path, ['-wal', '-shm', '-journal'], '--data');
 }
