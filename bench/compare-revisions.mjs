@@ -14,10 +14,11 @@
 // starts above it, and otherwise UNDECIDED (more rounds, or a quieter machine, will tell).
 // POSIX only (git worktrees with a symlinked node_modules).
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, benchEnv, envDifferences, load, machine, median, ROOT, startSandbox } from './lib/common.mjs';
+import { arg, benchEnv, envDifferences, load, machine, median, medianInterval, startSandbox } from './lib/common.mjs';
+import { buildRevision, removeRevision } from './lib/revisions.mjs';
 
 const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
 if (!oldRev || !newRev) {
@@ -30,23 +31,7 @@ const WARMUP = 2;
 
 const home = mkdtempSync(join(tmpdir(), 'msgctl-bench-revisions-'));
 
-/**
- * A worktree of `rev`, built, and its bin.
- * @param {string} rev
- * @param {string} name
- */
-function buildRevision(rev, name) {
-  const root = join(home, name);
-  const added = spawnSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', root, rev], { encoding: 'utf8' });
-  if (added.status !== 0) throw new Error(`git worktree add ${rev} failed: ${added.stderr}`);
-  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8', env: benchEnv() });
-  if (built.status !== 0) throw new Error(`build of ${rev} failed: ${built.stderr}`);
-  const commit = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
-  return { bin: join(root, 'bin', 'msgctl.js'), root, commit };
-}
-
-const revisions = { old: buildRevision(oldRev, 'old'), new: buildRevision(newRev, 'new') };
+const revisions = { old: buildRevision(oldRev, join(home, 'old')), new: buildRevision(newRev, join(home, 'new')) };
 const baseEnv = benchEnv({ XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' });
 const sandbox = await startSandbox([], baseEnv);
 const apiEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, MSGCTL_API_KEY: sandbox.info.api_key };
@@ -79,7 +64,7 @@ try {
 } finally {
   closeSync(devNull);
   await sandbox.stop();
-  for (const { root } of Object.values(revisions)) spawnSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', root]);
+  for (const { root } of Object.values(revisions)) removeRevision(root);
   rmSync(home, { recursive: true, force: true });
 }
 
@@ -94,7 +79,7 @@ for (const args of commands) {
   const t = /** @type {{ old: number[], new: number[] }} */ (times.get(args));
   const ratios = t.new.map((ms, round) => ms / /** @type {number} */ (t.old[round]));
   const cost = (median(ratios) - 1) * 100;
-  const [low, high] = interval(ratios).map((r) => (r - 1) * 100);
+  const [low, high] = medianInterval(ratios).map((r) => (r - 1) * 100);
   worst = Math.max(worst, cost);
   highestEnd = Math.max(highestEnd, /** @type {number} */ (high));
   highestStart = Math.max(highestStart, /** @type {number} */ (low));
@@ -103,24 +88,3 @@ for (const args of commands) {
 }
 const decided = highestEnd <= LIMIT ? 'PASS' : highestStart > LIMIT ? 'FAIL' : 'UNDECIDED (the limit is inside an interval: run more rounds)';
 console.log(`worst: ${percent(worst)} (limit +${LIMIT}%); ${decided}`);
-
-/**
- * A 95% interval of the median of `ratios`: the 2.5th and 97.5th percentiles of the medians
- * of 2,000 resamples (with replacement) of the rounds, drawn with a fixed seed so that the
- * same times always give the same interval.
- * @param {number[]} ratios @returns {[number, number]}
- */
-function interval(ratios) {
-  let seed = 0x2545f491;
-  const random = () => {
-    // xorshift32: enough to draw round numbers, and the same draws on every run.
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 2 ** 32;
-  };
-  const medians = [];
-  for (let i = 0; i < 2000; i++) medians.push(median(ratios.map(() => /** @type {number} */ (ratios[Math.floor(random() * ratios.length)]))));
-  medians.sort((a, b) => a - b);
-  return [/** @type {number} */ (medians[Math.floor(0.025 * medians.length)]), /** @type {number} */ (medians[Math.ceil(0.975 * medians.length) - 1])];
-}

@@ -19,6 +19,27 @@ export function median(xs) {
   return /** @type {number} */ (s.length % 2 ? s[mid] : ((/** @type {number} */ (s[mid - 1]) + /** @type {number} */ (s[mid])) / 2));
 }
 
+/**
+ * A 95% interval of the median of `ratios`: the 2.5th and 97.5th percentiles of the medians
+ * of 2,000 resamples (with replacement) of the rounds, drawn with a fixed seed so that the
+ * same times always give the same interval.
+ * @param {number[]} ratios @returns {[number, number]}
+ */
+export function medianInterval(ratios) {
+  let seed = 0x2545f491;
+  const random = () => {
+    // xorshift32: enough to draw round numbers, and the same draws on every run.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const medians = [];
+  for (let i = 0; i < 2000; i++) medians.push(median(ratios.map(() => /** @type {number} */ (ratios[Math.floor(random() * ratios.length)]))));
+  medians.sort((a, b) => a - b);
+  return [/** @type {number} */ (medians[Math.floor(0.025 * medians.length)]), /** @type {number} */ (medians[Math.ceil(0.975 * medians.length) - 1])];
+}
+
 /** @param {number[]} xs */
 export const min = (xs) => Math.min(...xs);
 
