@@ -107,13 +107,22 @@ function components(path) {
  * open's error (ENOENT: no such file; EEXIST with O_EXCL; ELOOP: a symlink at the name).
  * @param {string} folder a path checkFolder returned
  * @param {string} name
- * @param {number} flags fs.constants.O_* (O_NOFOLLOW is added)
+ * @param {number} flags fs.constants.O_* (O_NOFOLLOW and O_NONBLOCK are added)
  * @param {{ secret?: boolean, rootMayOwn?: boolean, mode?: number }} [rules]
  * @returns {{ fd: number, stat: import('node:fs').Stats } | Unsound}
  */
 export function openOwnFile(folder, name, flags, rules = {}) {
   const path = `${folder}${folder.endsWith(sep) ? '' : sep}${name}`;
-  const fd = fs.openSync(path, flags | (fs.constants.O_NOFOLLOW ?? 0), rules.mode ?? 0o600);
+  let fd;
+  try {
+    // O_NONBLOCK: a FIFO at the name (even the user's own) must be refused, not waited on for a
+    // writer or reader that never comes; regular files ignore the flag.
+    fd = fs.openSync(path, flags | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0), rules.mode ?? 0o600);
+  } catch (err) {
+    // A FIFO opened for writing with no reader (a socket, for any access) is ENXIO: not a file.
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENXIO') return { problem: `${path} is not a regular file` };
+    throw err;
+  }
   const stat = fs.fstatSync(fd);
   const problem = checksPaths ? fileProblem(path, stat, rules) : null;
   if (problem === null) return { fd, stat };

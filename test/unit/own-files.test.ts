@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { checkFolder } from '../../bin/own-path.js';
 import { openOwn, ownFolder, ownNamedFile, readOwnText, UnsafeFileError } from '../../src/cli/util/own-files.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 
 const posix = process.platform !== 'win32';
 const root = process.getuid?.() === 0;
@@ -95,6 +95,24 @@ describe.skipIf(!posix)('own files', () => {
     chmodSync(file, 0o644);
     expect(readOwnText(file, 'x')).toBe('x');
     expect(problemOf(() => readOwnText(file, 'x', { secret: true }))).toMatch(`${file} can be read by other users (mode 0644)`);
+  });
+
+  it('refuses a FIFO at the name at once, for reading, appending or updating (the user\'s own: a mistake, not an attack)', () => {
+    const dir = folder();
+    const fifo = join(dir, 'config.json');
+    execFileSync('mkfifo', [fifo]);
+    // Were the open to wait for the other end, this opens both ends after 3 s: the test then fails on
+    // the time taken instead of hanging the worker in a synchronous open.
+    const unblocker = spawn('sh', ['-c', 'sleep 3; exec 3<>"$1"; sleep 60', 'sh', fifo], { stdio: 'ignore' });
+    try {
+      for (const how of ['read', 'append', 'update', 'truncate'] as const) {
+        const started = performance.now();
+        expect(problemOf(() => openOwn(fifo, how, 'the config file'))).toBe(`Refusing to use the config file: ${fifo} is not a regular file.`);
+        expect(performance.now() - started).toBeLessThan(2000);
+      }
+    } finally {
+      unblocker.kill();
+    }
   });
 
   it('creates exclusively: never over something already at the name', () => {

@@ -16,7 +16,7 @@ import { CliError, UsageError } from '../errors.js';
 
 // Not `import … from 'node:fs'`: that ESM facade loads Node's fs streams (start-up; see bin/code-cache.js).
 const fs = process.getBuiltinModule('node:fs');
-const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC, O_NONBLOCK } = fs.constants;
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = fs.constants;
 
 export { checkFolder, checksPaths };
 
@@ -153,7 +153,7 @@ export function ownNamedFile(path: string, sideSuffixes: readonly string[], opti
     let fd;
     try {
       // Non-blocking: opening a FIFO planted at the name must not hang the start.
-      fd = openAtName(checked.path, name + suffix, O_RDONLY | O_NONBLOCK, what, {}, hints);
+      fd = openAtName(checked.path, name + suffix, O_RDONLY, what, {}, hints);
     } catch (err) {
       if (err instanceof UnsafeFileError) throw err;
       throw notUsable((err as Error).message);
