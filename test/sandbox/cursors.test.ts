@@ -4,12 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startSandbox } from '../../src/sandbox/start.js';
 
 const home = useSandbox();
 const elsewhere = useSandbox();
 
-type Sandbox = typeof home;
+type Sandbox = { current: { baseUrl: string; credentials: { api_key: string } } };
 
 async function patients(sandbox: Sandbox, after?: string) {
   const query = `page[limit]=1${after === undefined ? '' : `&page[after]=${encodeURIComponent(after)}`}`;
@@ -67,6 +71,30 @@ describe('page cursors', () => {
     const cursor = await firstCursor(home);
     for (const bad of [cursor.slice(0, -2), `${cursor}AA`, `${cursor}.${cursor.split('.')[1]}`, cursor.split('.')[0]!]) {
       expect((await patients(home, bad)).status).toBe(400);
+    }
+  });
+
+  it('a cursor outlives a restart on the same --data file (the key is kept there)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msgctl-cursors-'));
+    try {
+      const dataFile = join(dir, 'world.db');
+      const first = await startSandbox({ dataFile, rateLimit: 0 });
+      let cursor: string;
+      try {
+        cursor = await firstCursor({ current: first });
+      } finally {
+        await first.close();
+      }
+      const second = await startSandbox({ dataFile, rateLimit: 0 });
+      try {
+        const next = await patients({ current: second }, cursor);
+        expect(next.status).toBe(200);
+        expect(next.body.data).toHaveLength(1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
