@@ -36,6 +36,8 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
   let verbose = argv.includes('--verbose');
   const abort = signal ?? new AbortController().signal;
   let commandContext: CommandContext | undefined;
+  /** What jq failed on, when another error ended the command: said before that error, not lost. */
+  let jqAlsoFailed: unknown;
 
   const act: Act = (handler) => async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
@@ -59,7 +61,9 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
       await ctx.out.finish();
       if (file) await (exitCode === ExitCode.Ok || exitCode === ExitCode.Partial ? file.commit() : file.discard());
     } catch (err) {
-      await ctx.out.finish().catch(() => undefined);
+      await ctx.out.finish().catch((finished: unknown) => {
+        if ((finished as { problemCode?: string }).problemCode === 'jq_error') jqAlsoFailed = finished;
+      });
       await file?.discard();
       throw err;
     }
@@ -114,7 +118,10 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
     const credentialSource = await commandContext?.credentialSourceIfKnown();
     // A problem line quotes the service (title, detail): on a terminal, escaped like --json output.
     const rerunWith = commandContext && ((key: string) => commandContext!.rerunWith(key));
-    return renderError(err, { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl, credentialSource, rerunWith });
+    const sink = { stderr: json ? jsonOnTerminal(io.stderr) : io.stderr, json, verbose, baseUrl, credentialSource, rerunWith };
+    // Records jq failed on before a lost connection (say) ended a list: their output is missing too.
+    if (jqAlsoFailed !== undefined) renderError(jqAlsoFailed, sink);
+    return renderError(err, sink);
   }
 }
 

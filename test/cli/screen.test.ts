@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withPageCap, useSandbox } from '../helpers/sandbox.js';
 import { jsonLines, msgctl, sandboxEnv } from '../helpers/in-process.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 
 const sandbox = useSandbox();
 const env = () => sandboxEnv(sandbox.current);
@@ -156,6 +157,27 @@ describe('--json FIELDS, --jq and --template', () => {
     const messages = r.stderr.split('\n').filter((line) => line.startsWith('jq: error'));
     expect(messages).toEqual([1, 3, 4, 5, 6].map((n) => `jq: error (at record ${n}): no ${all[n - 1]!.id}`));
     expect(r.stderr).toContain(`error: jq failed on ${all.length - 1} records (the first 5 shown), whose output is missing (first: jq: error (at record 1): no ${all[0]!.id}).`);
+  });
+
+  it('records jq failed on are still said when another error ends the list (first jq, then the error)', async () => {
+    // Page 1 (2 records, both failed by jq) is answered; page 2 meets a 503, not retried.
+    const failedList = (json: string[]) =>
+      withPageCap(sandbox.current, 2, () => {
+        sandbox.current.testing.injectFaults({ holdMs: 1, path: '/patients' }, { status: 503, path: '/patients' });
+        return msgctl(['patients', 'list', '--all', '--retries', '0', ...json, '--jq', 'error("no \\(.id)")'], { env: env() });
+      });
+    const json = await failedList(['--json']);
+    expect(json.exitCode, json.stderr).toBe(ExitCode.Unavailable);
+    expect(json.stdout).toBe('');
+    const problems = json.stderr.trim().split('\n').map((line) => JSON.parse(line) as { code: string; detail: string });
+    expect(problems.map((p) => p.code)).toEqual(['jq_error', 'service_unavailable']);
+    expect(problems[0]!.detail).toMatch(/^jq failed on 2 records, whose output is missing \(first: jq: error \(at record 1\): no /);
+    const text = await failedList([]);
+    expect(text.exitCode).toBe(ExitCode.Unavailable);
+    const errors = text.stderr.split('\n').filter((line) => line.startsWith('error: '));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^error: jq failed on 2 records, whose output is missing/);
+    expect(errors[1]).toMatch(/service_unavailable, HTTP 503/);
   });
 
   it("what jq prints on stderr itself (debug) fails nothing; a message over two lines is one failure", async () => {

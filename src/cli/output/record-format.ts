@@ -17,7 +17,7 @@ export interface RecordFormat {
   format(records: unknown[]): string;
   /** Text for stdout for these JSON Lines (only when takesJsonText). */
   formatJsonText(lines: string): string;
-  /** After the last record: jq errors (the first few already shown on stderr) end the command with 1. */
+  /** After the last record: jq errors (the first few already shown on stderr) end the command with 1; thrown once. */
   finish(): void;
 }
 
@@ -98,7 +98,10 @@ export async function prepareRecordFormat(
     finish() {
       if (jqError !== undefined) {
         const many = jqFailures === 1 ? 'one record' : `${jqFailures} records${jqFailures > JQ_MESSAGES_SHOWN ? ` (the first ${JQ_MESSAGES_SHOWN} shown)` : ''}`;
-        throw new CliError(`jq failed on ${many}, whose output is missing (first: ${jqError}).`, undefined, [], 'jq_error');
+        const first = jqError;
+        // Said once: a list checks as it ends, and the command's end asks again.
+        jqError = undefined;
+        throw new CliError(`jq failed on ${many}, whose output is missing (first: ${first}).`, undefined, [], 'jq_error');
       }
     },
   };
