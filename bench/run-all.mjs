@@ -36,8 +36,9 @@ const RUNS_ENV = { 'stream-messages.mjs': { MSGCTL_BENCH_RUNS: '15' } };
 
 const only = process.argv.slice(2);
 const benches = readdirSync(here)
-  // compare-revisions.mjs compares two git revisions given by hand (bench/README.md), not this build.
-  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs' && f !== 'compare-revisions.mjs')
+  // compare-revisions.mjs and sandbox-revisions.mjs compare two git revisions given by hand
+  // (bench/README.md), not this build.
+  .filter((f) => f.endsWith('.mjs') && !['run-all.mjs', 'compare-revisions.mjs', 'sandbox-revisions.mjs'].includes(f))
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
 
