@@ -113,15 +113,23 @@ function components(path) {
  */
 export function openOwnFile(folder, name, flags, rules = {}) {
   const path = `${folder}${folder.endsWith(sep) ? '' : sep}${name}`;
+  const { O_NOFOLLOW = 0, O_NONBLOCK = 0, O_NOCTTY = 0 } = fs.constants;
+  const open = (/** @type {number} */ extra) => fs.openSync(path, flags | O_NOFOLLOW | O_NOCTTY | extra, rules.mode ?? 0o600);
   let fd;
   try {
     // O_NONBLOCK: a FIFO at the name (even the user's own) must be refused, not waited on for a
-    // writer or reader that never comes; regular files ignore the flag.
-    fd = fs.openSync(path, flags | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0), rules.mode ?? 0o600);
+    // writer or reader that never comes; regular files ignore the flag once open. O_NOCTTY: a
+    // terminal there is refused too, without becoming msgctl's controlling terminal.
+    fd = open(O_NONBLOCK);
   } catch (err) {
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
     // A FIFO opened for writing with no reader (a socket, for any access) is ENXIO: not a file.
-    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENXIO') return { problem: `${path} is not a regular file` };
-    throw err;
+    if (code === 'ENXIO') return { problem: `${path} is not a regular file` };
+    // A regular file under another process's lease (Samba, an NFS server's delegation): without
+    // O_NONBLOCK, open waits for the lease to be broken, as any program's would. A FIFO never
+    // answers EAGAIN, and what is opened is checked below all the same.
+    if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') throw err;
+    fd = open(0);
   }
   const stat = fs.fstatSync(fd);
   const problem = checksPaths ? fileProblem(path, stat, rules) : null;

@@ -12,6 +12,7 @@
  * run's (it took a stale lock over) and stays.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { readOwnText } from './own-files.js';
 
 const fs = process.getBuiltinModule('node:fs');
 
@@ -66,7 +67,8 @@ function record(message: HeldFileMessage): void {
 function removeHeldFiles(): void {
   for (const [path, text] of held) {
     try {
-      if (fs.readFileSync(path, 'utf8') === text) fs.unlinkSync(path);
+      // Read as every file of the user's is (own-files.ts): never through a link, never waiting on a FIFO.
+      if (readOwnText(path, 'a lock file') === text) fs.unlinkSync(path);
     } catch {
       // gone already, or unreadable: nothing of ours to remove
     }
