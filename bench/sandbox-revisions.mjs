@@ -8,8 +8,9 @@
 // sides the same build, an order effect this cancels. Medians of the paired ratios with a 95%
 // interval (the pairs resampled), as compare-revisions.mjs reports start-up.
 //
-// Usage: npm run build && node bench/sandbox-revisions.mjs OLD NEW [--pairs 10] [--duration 2] [--messages 200000]
-// Not part of `npm run bench` (it needs two revisions). POSIX only.
+// Usage: npm run build && node bench/sandbox-revisions.mjs OLD NEW [--pairs 12] [--duration 2] [--messages 200000]
+// --pairs is rounded up to a multiple of 4, so each start order and each run order comes up
+// equally often. Not part of `npm run bench` (it needs two revisions). Linux only (/proc).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,16 +24,23 @@ import { buildRevision, removeRevision } from './lib/revisions.mjs';
 
 const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
 if (!oldRev || !newRev) {
-  console.error('usage: node bench/sandbox-revisions.mjs OLD NEW [--pairs 10] [--duration 2] [--messages 200000]');
+  console.error('usage: node bench/sandbox-revisions.mjs OLD NEW [--pairs 12] [--duration 2] [--messages 200000]');
   process.exit(2);
 }
-const PAIRS = Number(arg('pairs', '10'));
+if (process.platform !== 'linux') {
+  console.error('sandbox-revisions.mjs reads CPU times from /proc: Linux only.');
+  process.exit(2);
+}
+const PAIRS = Math.ceil(Number(arg('pairs', '12')) / 4) * 4;
 const DURATION = Number(arg('duration', '2'));
 const MESSAGES = Number(arg('messages', '200000'));
 const PATH = '/patients?page[limit]=50';
 
 const home = mkdtempSync(join(tmpdir(), 'msgctl-bench-sandbox-revisions-'));
-const revisions = { old: buildRevision(oldRev, join(home, 'old')), new: buildRevision(newRev, join(home, 'new')) };
+/** @type {{ root: string }[]} worktrees made so far, removed at the end whatever happens */
+const made = [];
+/** @type {Set<Server>} sandboxes running, stopped at the end whatever happens */
+const running = new Set();
 const env = benchEnv({ HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' });
 
 /** @typedef {{ child: import('node:child_process').ChildProcess, url: string, key: string }} Server */
@@ -42,6 +50,13 @@ const OLD_FIRST = ['old', 'new'];
 /** @type {Side[]} */
 const NEW_FIRST = ['new', 'old'];
 
+/** @param {string} rev @param {string} name */
+function revision(rev, name) {
+  const built = buildRevision(rev, join(home, name));
+  made.push(built);
+  return built;
+}
+
 /** @param {string} bin @param {string[]} args @returns {Promise<Server>} */
 async function sandbox(bin, args) {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -50,18 +65,23 @@ async function sandbox(bin, args) {
     child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
   });
   const info = JSON.parse(String(line));
-  return { child, url: `${info.base_url}${PATH}`, key: info.api_key };
+  const server = { child, url: `${info.base_url}${PATH}`, key: info.api_key };
+  running.add(server);
+  return server;
 }
 
 /** @param {Server} server */
 async function stop(server) {
+  running.delete(server);
   server.child.kill('SIGINT');
   if (server.child.exitCode === null && server.child.signalCode === null) await once(server.child, 'exit');
 }
 
 /** User + system CPU of a process in ms (/proc/PID/stat, clock ticks of 10 ms). @param {number | undefined} pid */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // After the command name, which may hold ") ": utime and stime are fields 14 and 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -69,18 +89,21 @@ function cpuMs(pid) {
 async function load10(server) {
   const before = cpuMs(server.child.pid);
   const r = await autocannon({ url: server.url, headers: { authorization: `Bearer ${server.key}` }, connections: 10, duration: DURATION });
-  if (r.non2xx) throw new Error(`${server.url} answered ${r.non2xx} non-2xx`);
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${server.url}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`);
   return { rps: r.requests.average, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / r.requests.total };
 }
-
-const seedFile = join(home, 'seed.db');
-process.stderr.write(`seeding ${MESSAGES} messages with ${revisions.old.commit}…\n`);
-await stop(await sandbox(revisions.old.bin, ['--data', seedFile, '--seed-messages', String(MESSAGES)]));
 
 const loadBefore = load();
 /** @type {{ rps: number[], cpu: number[], old: number[], new: number[] }} */
 const seen = { rps: [], cpu: [], old: [], new: [] };
+/** @type {Record<Side, { bin: string, root: string, commit: string }>} */
+let revisions;
 try {
+  revisions = { old: revision(oldRev, 'old'), new: revision(newRev, 'new') };
+  const seedFile = join(home, 'seed.db');
+  process.stderr.write(`seeding ${MESSAGES} messages with ${revisions.old.commit}…\n`);
+  await stop(await sandbox(revisions.old.bin, ['--data', seedFile, '--seed-messages', String(MESSAGES)]));
+  let pair = 0;
   for (const oldFirst of [true, false]) {
     /** @type {Partial<Record<Side, Server>>} */
     const started = {};
@@ -92,7 +115,7 @@ try {
     const servers = /** @type {Record<Side, Server>} */ (started);
     await load10(servers.old);
     await load10(servers.new);
-    for (let pair = 0; pair < PAIRS / 2; pair++) {
+    for (let k = 0; k < PAIRS / 2; k++, pair++) {
       /** @type {Partial<Record<Side, { rps: number, cpuUs: number }>>} */
       const r = {};
       for (const side of pair % 2 ? NEW_FIRST : OLD_FIRST) r[side] = await load10(servers[side]);
@@ -108,7 +131,8 @@ try {
     await stop(servers.new);
   }
 } finally {
-  for (const { root } of Object.values(revisions)) removeRevision(root);
+  await Promise.all([...running].map(stop));
+  for (const { root } of made) removeRevision(root);
   rmSync(home, { recursive: true, force: true });
 }
 
