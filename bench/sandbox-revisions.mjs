@@ -4,8 +4,8 @@
 // (10 connections, --duration seconds per run, alternating which goes first). Per pair: NEW's
 // requests per second over OLD's, and NEW's CPU time per request (user + system of the sandbox
 // process, from /proc: Linux only) over OLD's. Half the pairs run with OLD started first and
-// half with NEW started first: the sandbox started second was measured ~5% faster with both
-// sides the same build, an order effect this cancels. Medians of the paired ratios with a 95%
+// half with NEW started first: with the same build on both sides, the sandbox started second
+// came out ahead, an order effect this cancels. Medians of the paired ratios with a 95%
 // interval (the pairs resampled), as compare-revisions.mjs reports start-up.
 //
 // Usage: npm run build && node bench/sandbox-revisions.mjs OLD NEW [--pairs 12] [--duration 2] [--messages 200000]
