@@ -29,7 +29,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, benchEnv, BIN, consumerPipe, envDifferences, machine, median, result, startSandbox, verdict } from './lib/common.mjs';
+import { arg, benchEnv, BIN, consumerPipe, envDifferences, machine, median, processCpuMs, result, startSandbox, verdict } from './lib/common.mjs';
 
 const ROWS = Number(arg('rows', '5000'));
 const CONCURRENCY = Number(arg('concurrency', '4'));
@@ -158,8 +158,7 @@ function cliEnv(home, info, extraEnv = {}) {
 /** CPU seconds a process has used so far (Linux /proc; NaN elsewhere). @param {number | undefined} pid */
 function cpuSecondsOf(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return processCpuMs(pid) / 1000;
   } catch {
     return NaN;
   }

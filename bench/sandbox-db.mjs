@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 // @ts-expect-error autocannon ships no types; it is called once below, with its documented options.
 import autocannon from 'autocannon';
-import { benchEnv, envDifferences, machine, median, result } from './lib/common.mjs'; // of an even count, the mean of the middle two
+import { benchEnv, envDifferences, machine, median, processCpuMs, result } from './lib/common.mjs'; // of an even count, the mean of the middle two
 
 /** @param {string} name @param {string} [fallback] @returns {string | undefined} */
 const arg = (name, fallback) => {
@@ -324,11 +324,6 @@ async function importPatients(s, count) {
   }
 }
 
-/** The sandbox's CPU time so far (user + system), from /proc (Linux). @param {number | undefined} pid */
-function cpuMs(pid) {
-  const fields = String(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
 
 const DIVISOR = Number(arg('growth-divisor', '1'));
 if (GROWTH) {
@@ -358,9 +353,9 @@ if (GROWTH) {
     const s = await startSandbox(build, ['--time-scale', '0']);
     const csv = join(work, `send-${count}.csv`);
     writeFileSync(csv, `phone,first_name\n${Array.from({ length: count }, (_, i) => `+17472${String(i).padStart(6, '0')},Pat${i}`).join('\n')}\n`);
-    const before = cpuMs(s.child.pid);
+    const before = processCpuMs(s.child.pid);
     await timeCli(build, s.info, ['send', '--csv', csv, '--template', 'Hi {first_name}, see you soon.', '--journal', join(work, `send-${count}.journal`), '--json']);
-    record(build, `send --csv at ${count / 1000}k: sandbox CPU (ms)`, cpuMs(s.child.pid) - before);
+    record(build, `send --csv at ${count / 1000}k: sandbox CPU (ms)`, processCpuMs(s.child.pid) - before);
     await stop(s);
   }
 }

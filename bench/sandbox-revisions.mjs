@@ -13,13 +13,13 @@
 // equally often. Not part of `npm run bench` (it needs two revisions). Linux only (/proc).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 // @ts-expect-error autocannon ships no types; it is called once below, with its documented options.
 import autocannon from 'autocannon';
-import { arg, benchEnv, load, machine, median, medianInterval } from './lib/common.mjs';
+import { arg, benchEnv, load, machine, median, medianInterval, processCpuMs } from './lib/common.mjs';
 import { buildRevision, removeRevision } from './lib/revisions.mjs';
 
 const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
@@ -77,20 +77,12 @@ async function stop(server) {
   if (server.child.exitCode === null && server.child.signalCode === null) await once(server.child, 'exit');
 }
 
-/** User + system CPU of a process in ms (/proc/PID/stat, clock ticks of 10 ms). @param {number | undefined} pid */
-function cpuMs(pid) {
-  // After the command name, which may hold ") ": utime and stime are fields 14 and 15.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** @param {Server} server @returns {Promise<{ rps: number, cpuUs: number }>} */
-async function load10(server) {
-  const before = cpuMs(server.child.pid);
+async function measureUnderLoad(server) {
+  const before = processCpuMs(server.child.pid);
   const r = await autocannon({ url: server.url, headers: { authorization: `Bearer ${server.key}` }, connections: 10, duration: DURATION });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${server.url}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { rps: r.requests.average, cpuUs: ((cpuMs(server.child.pid) - before) * 1000) / r.requests.total };
+  return { rps: r.requests.average, cpuUs: ((processCpuMs(server.child.pid) - before) * 1000) / r.requests.total };
 }
 
 const loadBefore = load();
@@ -113,12 +105,12 @@ try {
       started[side] = await sandbox(revisions[side].bin, ['--data', file]);
     }
     const servers = /** @type {Record<Side, Server>} */ (started);
-    await load10(servers.old);
-    await load10(servers.new);
+    await measureUnderLoad(servers.old);
+    await measureUnderLoad(servers.new);
     for (let k = 0; k < PAIRS / 2; k++, pair++) {
       /** @type {Partial<Record<Side, { rps: number, cpuUs: number }>>} */
       const r = {};
-      for (const side of pair % 2 ? NEW_FIRST : OLD_FIRST) r[side] = await load10(servers[side]);
+      for (const side of pair % 2 ? NEW_FIRST : OLD_FIRST) r[side] = await measureUnderLoad(servers[side]);
       const o = /** @type {{ rps: number, cpuUs: number }} */ (r.old);
       const n = /** @type {{ rps: number, cpuUs: number }} */ (r.new);
       seen.rps.push(n.rps / o.rps);

@@ -3,7 +3,7 @@
 // and the result lines bench/run-all.mjs collects (format in bench/README.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -38,6 +38,18 @@ export function medianInterval(ratios) {
   for (let i = 0; i < 2000; i++) medians.push(median(ratios.map(() => /** @type {number} */ (ratios[Math.floor(random() * ratios.length)]))));
   medians.sort((a, b) => a - b);
   return [/** @type {number} */ (medians[Math.floor(0.025 * medians.length)]), /** @type {number} */ (medians[Math.ceil(0.975 * medians.length) - 1])];
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/PID/stat: Linux only, and
+ * throws elsewhere or once the process is gone. utime and stime are fields 14 and 15, counted
+ * after the command name's last ')' (the name may hold one), in clock ticks of USER_HZ = 100.
+ * @param {number | undefined} pid
+ */
+export function processCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** @param {number[]} xs */

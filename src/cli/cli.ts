@@ -11,6 +11,7 @@ import type { Env, Io, Services } from './context.js';
 import { CommandContext } from './command-context.js';
 import { defaultServices } from './services.js';
 import { ExitCode } from './exit-codes.js';
+import { CliError } from './errors.js';
 import { superviseProcess } from './signals.js';
 import { mainThreadIo } from './process-io.js';
 import { whenWritten } from './output/direct-output.js';
@@ -62,7 +63,7 @@ export async function run(givenArgv: string[], { io, env, signal, services, rawH
       if (file) await (exitCode === ExitCode.Ok || exitCode === ExitCode.Partial ? file.commit() : file.discard());
     } catch (err) {
       await ctx.out.finish().catch((finished: unknown) => {
-        if ((finished as { problemCode?: string }).problemCode === 'jq_error') jqAlsoFailed = finished;
+        if (finished instanceof CliError && finished.problemCode === 'jq_error') jqAlsoFailed = finished;
       });
       await file?.discard();
       throw err;

@@ -152,7 +152,7 @@ export function ownNamedFile(path: string, sideSuffixes: readonly string[], opti
   for (const suffix of ['', ...sideSuffixes]) {
     let fd;
     try {
-      // Non-blocking: opening a FIFO planted at the name must not hang the start.
+      // openOwnFile does not wait: a FIFO planted at the name is refused, never hangs the start.
       fd = openAtName(checked.path, name + suffix, O_RDONLY, what, {}, hints);
     } catch (err) {
       if (err instanceof UnsafeFileError) throw err;
