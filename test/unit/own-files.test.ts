@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { checkFolder } from '../../bin/own-path.js';
 import { openOwn, ownFolder, ownNamedFile, readOwnText, UnsafeFileError } from '../../src/cli/util/own-files.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 
 const posix = process.platform !== 'win32';
 const root = process.getuid?.() === 0;
@@ -54,6 +54,28 @@ function refusedInTime(fifo: string, fn: () => unknown): { problem: string } {
     process.kill(-unblocker.pid!, 'SIGKILL');
   }
 }
+
+/**
+ * Holds a write lease on argv[1] (`leased`), lets go when the kernel says another open wants the
+ * file (SIGIO: `let go`), and gives up after 10 s (exiting releases the lease too), so a test
+ * whose open never comes cannot hang.
+ */
+const leasesHere = process.platform === 'linux' && spawnSync('python3', ['-c', '']).status === 0;
+const LEASE_HOLDER = `
+import fcntl, os, signal, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+asked = []
+def let_go(signum, frame):
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    asked.append(True)
+signal.signal(signal.SIGIO, let_go)
+fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+print('leased', flush=True)
+deadline = time.time() + 10
+while not asked and time.time() < deadline:
+    time.sleep(0.02)
+print('let go' if asked else 'nobody asked', flush=True)
+`;
 
 describe.skipIf(!posix)('own folders', () => {
   it('accepts the user\'s own folder, and one reached through the user\'s own link in a sticky folder (resolved)', () => {
@@ -124,6 +146,25 @@ describe.skipIf(!posix)('own files', () => {
       const took = refusedInTime(fifo, () => openOwn(fifo, how, 'the config file'));
       expect(took.problem).toBe(`Refusing to use the config file: ${fifo} is not a regular file.`);
     }
+  });
+
+  // A file under another process's lease (a Samba or NFS server's, here Python's fcntl
+  // F_SETLEASE: Linux only; .ci/run installs python3) answers the non-blocking open with EAGAIN;
+  // the open is made again, blocking, as any program's would be, and gets the file once the
+  // holder lets go. Without that second open, the EAGAIN would end the command.
+  it.skipIf(!leasesHere)('waits for a lease on the file to be let go, rather than failing on EAGAIN', async () => {
+    const dir = folder();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"leased":true}', { mode: 0o600 });
+    const holder = spawn('python3', ['-c', LEASE_HOLDER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let said = '';
+    holder.stdout.setEncoding('utf8').on('data', (text: string) => (said += text));
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    await expect.poll(() => said, { timeout: 10_000 }).toContain('leased');
+    expect(readOwnText(file, 'the config file')).toBe('{"leased":true}');
+    await exited;
+    // The lease was in force when msgctl opened the file: the holder was asked to let go.
+    expect(said).toBe('leased\nlet go\n');
   });
 
   it('creates exclusively: never over something already at the name', () => {
