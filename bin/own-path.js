@@ -49,12 +49,14 @@ export function checkFolder(folder, options = {}) {
   const result = checkChain(written);
   if ('problem' in result) return result;
   let real = written;
+  // The chain's own lstat of the folder (its last component), not a second one.
+  let stat = result.last;
   if (result.linked) {
     real = fs.realpathSync.native(written);
     const resolved = checkChain(real);
     if ('problem' in resolved) return { problem: `${resolved.problem} (${written} leads there)` };
+    stat = resolved.last;
   }
-  const stat = fs.lstatSync(real);
   if (!stat.isDirectory()) return { problem: `${real} is not a folder` };
   if (writableByOthers(stat) && !(stat.mode & STICKY)) return { problem: `${real} is writable by other users (mode ${mode(stat)})` };
   // Writable by others first: for a shared folder like /tmp (root's), that is the cause to name.
@@ -66,9 +68,10 @@ export function checkFolder(folder, options = {}) {
 
 /**
  * Each component of an absolute, normalised path, from the root down: the user's or root's,
- * in a folder nobody else can write to (or a sticky one). `linked`: a symlink was on the way.
+ * in a folder nobody else can write to (or a sticky one). `linked`: a symlink was on the way;
+ * `last`: the lstat of the path itself.
  * @param {string} path
- * @returns {{ linked: boolean } | Unsound}
+ * @returns {{ linked: boolean, last: import('node:fs').Stats } | Unsound}
  */
 function checkChain(path) {
   let linked = false;
@@ -87,7 +90,8 @@ function checkChain(path) {
     parent = stat;
     parentPath = component;
   }
-  return { linked };
+  // Never null: a path has at least its root component.
+  return { linked, last: /** @type {import('node:fs').Stats} */ (parent) };
 }
 
 /** `/a/b/c` → `/`, `/a`, `/a/b`, `/a/b/c`. @param {string} path */
