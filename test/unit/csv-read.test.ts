@@ -122,8 +122,10 @@ describe('openCsv', () => {
     const cpu = process.cpuUsage(before);
     expect(error.message).toMatch(/more than once: "c7", "c8"$/);
     expect((cpu.user + cpu.system) / 1000).toBeLessThan(10_000);
-    // Many repeated names are listed by the first few, not all.
-    const repeated = await failure([...names, ...names.slice(0, 9)].join(',') + '\n');
+    // Many repeated names are listed by the first few, not all. (The listing is what this part
+    // proves, and nine repeats show it: a short header, not the 100,000 columns again, which only
+    // cost another parse of the wide header.)
+    const repeated = await failure([...names.slice(0, 20), ...names.slice(0, 9)].join(',') + '\n');
     expect(repeated.message).toMatch(/"c0", "c1", "c2", "c3", "c4" and 4 more$/);
   });
 
