@@ -17,6 +17,7 @@ import * as messagesList from '../../src/cli/commands/messages/list.js';
 import * as messagesReact from '../../src/cli/commands/messages/react.js';
 import * as campaignsCreate from '../../src/cli/commands/campaigns/create.js';
 import * as importsCreate from '../../src/cli/commands/imports/create.js';
+import { registerSandbox } from '../../src/cli/commands/sandbox/command.js';
 
 type Register = Parameters<typeof parseVerb>[0];
 const COMMANDS = join(import.meta.dirname, '../../src/cli/commands');
@@ -103,6 +104,7 @@ describe('refused before anything runs', () => {
     ['a --limit with an exponent', patientsList.register, ['list', '--limit', '1e1'], 'commander.invalidArgument', /whole number ≥ 1/],
     ['a --concurrency of Infinity', registerSend, ['send', '--csv', 'f.csv', '--concurrency', 'Infinity'], 'commander.invalidArgument', /whole number ≥ 1/],
     ['an id that is not a UUID', messagesReact.register, ['react', 'nope', '👍'], 'commander.invalidArgument', /must be a UUID/],
+    ['more than a million --seed-messages', registerSandbox, ['sandbox', '--port', '0', '--seed-messages', '1000001'], 'commander.invalidArgument', /Must be at most 1000000\./],
   ] as const)('%s', async (_, register, argv, code, message) => {
     const parsed = await parseVerb(register as Parameters<typeof parseVerb>[0], [...argv]);
     expect(parsed.opts).toBeUndefined();

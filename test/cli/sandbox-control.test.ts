@@ -3,7 +3,9 @@
  * in-process sandbox reached by --base-url: what they refuse before sending
  * anything (exit 2, the sandbox's state unchanged) and how they find, or fail
  * to find, a sandbox. The built binary against a real sandbox process, with
- * the "sandbox" profile, is test/e2e/sandbox-control.test.ts.
+ * the "sandbox" profile, is test/e2e/sandbox-control.test.ts. And `msgctl
+ * sandbox` itself refusing a bad --chaos spec (the sandbox as a process of
+ * its own: test/e2e/sandbox-command.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
@@ -14,6 +16,16 @@ import { isolatedEnv, msgctl } from '../helpers/in-process.js';
 const sandbox = useSandbox();
 const env = () => isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
 const messageCount = () => sandbox.current.sb.db.messages.count('1', []);
+
+describe('msgctl sandbox (starting one)', () => {
+  // The spec is read once the world is seeded, so in a process of its own this cost a whole start;
+  // the binary's usage errors from `msgctl sandbox` (exit 2) stay in test/e2e/sandbox-command.test.ts.
+  it('rejects a bad --chaos spec with a usage error', async () => {
+    const r = await msgctl(['sandbox', '--port', '0', '--chaos', 'teapot=0.5'], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/chaos/);
+  });
+});
 
 describe('msgctl sandbox reply refuses before sending', () => {
   it.each([

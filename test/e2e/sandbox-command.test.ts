@@ -54,7 +54,7 @@ describe('msgctl sandbox', () => {
   // Restarting on a --data file (the same world, credentials and all; no side files after a clean stop):
   // sandbox-data.test.ts, after a kill -9 as well.
 
-  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served, nothing of it in --data); a second sandbox on that file meanwhile is told so (exit 2); more than a million is refused', async () => {
+  it('Ctrl-C while a million messages are seeded ends it at once (exit 130, nothing served, nothing of it in --data); a second sandbox on that file meanwhile is told so (exit 2)', async () => {
     const env = isolatedEnv();
     const data = join(mkdtempSync(join(tmpdir(), 'msgctl-seed-')), 'world.db');
     const child = execa(process.execPath, [binPath(), 'sandbox', '--port', '0', '--json', '--data', data, '--seed-messages', '1000000'], { env, extendEnv: false, reject: false });
@@ -90,14 +90,10 @@ describe('msgctl sandbox', () => {
       again.child.kill('SIGINT');
       await again.child;
     }
-    const tooMany = await msgctl(['sandbox', '--port', '0', '--seed-messages', '1000001'], { env: isolatedEnv() });
-    expect(tooMany.exitCode).toBe(2);
-    expect(tooMany.stderr).toContain('Must be at most 1000000.');
   });
 
-  it('rejects a bad --chaos spec with a usage error', async () => {
-    const r = await msgctl(['sandbox', '--port', '0', '--chaos', 'teapot=0.5'], { env: isolatedEnv() });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/chaos/);
-  });
+  // Refused before a world is served, so no process of their own needed: more than a million
+  // --seed-messages (commander's refusal, test/cli/flag-parsing.test.ts) and a bad --chaos spec
+  // (test/cli/sandbox-control.test.ts, in process). The binary's exit 2 for a usage error of
+  // `msgctl sandbox` is the second sandbox's above.
 });
