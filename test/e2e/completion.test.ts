@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv, msgctl } from '../helpers/cli.js';
 // The command's usage error and help are its logic, checked in this process; the scripts come from the
@@ -239,24 +239,36 @@ describe('completion install lines', () => {
     });
   }
 
+  /**
+   * A fresh HOME holding what the `target` line leaves there (the tests above check it byte for
+   * byte, running the line): the shell loads it from there. Written here, not by running the line
+   * again, which cost each test below another msgctl process that proves nothing new.
+   */
+  function installedHome(target: keyof typeof installed): { env: Record<string, string | undefined>; home: string } {
+    const fresh = freshHome();
+    mkdirSync(dirname(join(fresh.home, installed[target])), { recursive: true });
+    writeFileSync(join(fresh.home, installed[target]), scripts[target]!);
+    return fresh;
+  }
+
   it('the bash completion loads from where the line put it', () => {
-    const { env, home } = freshHome();
-    const script = `${INSTALL_LINES.bash}\nsource ~/${installed.bash}\ncomplete -p msgctl`;
+    const { env, home } = installedHome('bash');
+    const script = `source ~/${installed.bash}\ncomplete -p msgctl`;
     const r = spawnSync('bash', ['-c', script], { env, cwd: home, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/-F _msgctl_completion msgctl/);
   });
 
   it.skipIf(!hasShell('zsh'))(`zsh finds _msgctl through the ~/.zshrc line${unlessInstalled('zsh')}`, () => {
-    const { env, home } = freshHome();
-    const r = spawnSync('zsh', ['-f', '-c', `${INSTALL_LINES.zsh}\n${ZSHRC_LINE} -u\nprint -r -- $_comps[msgctl]`], { env, cwd: home, encoding: 'utf8' });
+    const { env, home } = installedHome('zsh');
+    const r = spawnSync('zsh', ['-f', '-c', `${ZSHRC_LINE} -u\nprint -r -- $_comps[msgctl]`], { env, cwd: home, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('_msgctl');
   });
 
   it.skipIf(!hasShell('fish'))(`fish loads the installed file by itself${unlessInstalled('fish')}`, () => {
-    const { env, home } = freshHome();
-    const r = spawnSync('fish', ['-c', `${INSTALL_LINES.fish}; complete -C 'msgctl pat'`], { env, cwd: home, encoding: 'utf8' });
+    const { env, home } = installedHome('fish');
+    const r = spawnSync('fish', ['-c', `complete -C 'msgctl pat'`], { env, cwd: home, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^patients\t/m);
   });
