@@ -74,6 +74,39 @@ describe('campaigns start asks first, with the count', () => {
     expect(status(id)).toBe('draft');
   });
 
+  it('is asked plainly with --plain, MSGCTL_PLAIN=1, --no-color or --color never, on a terminal that allows cursor control', async () => {
+    // What the real prompt does when asked plainly (the "(y/N)" line, not @inquirer's redrawn one)
+    // is test/e2e/confirm-pty.test.ts's, on a pseudo-terminal with --plain; here, every way of asking.
+    const cursorControl = { TERM: 'xterm-256color', NO_COLOR: undefined };
+    const cases: [string[], Record<string, string>, boolean][] = [
+      [[], {}, false],
+      [['--plain'], {}, true],
+      [[], { MSGCTL_PLAIN: '1' }, true],
+      // No colour, however it is asked for, is what NO_COLOR is: the plain line.
+      [['--no-color'], {}, true],
+      [['--color', 'never'], {}, true],
+    ];
+    for (const [i, [flags, extra, plain]] of cases.entries()) {
+      const label = JSON.stringify([flags, extra]);
+      const id = await draft(`Plain ${i}`, 1);
+      const how: boolean[] = [];
+      const prompter: Prompter = {
+        async confirm(_question, _io, _signal, options) {
+          how.push(Boolean(options?.plain));
+          return false;
+        },
+        async password() {
+          return '';
+        },
+      };
+      const r = await msgctl(['campaigns', 'start', id, ...flags], { env: sandboxEnv(sandbox.current, { ...cursorControl, ...extra }), tty: true, services: { prompter } });
+      expect(r.exitCode, label).toBe(2);
+      expect(how, label).toEqual([plain]);
+      if (plain) expect(r.stderr, label).not.toContain('\x1b');
+      expect(status(id), label).toBe('draft');
+    }
+  });
+
   it('"yes" starts it', async () => {
     const id = await draft('Recall', 2);
     const r = await interactive(['campaigns', 'start', id], answering(true).prompter);

@@ -88,15 +88,11 @@ describe.skipIf(!hasScript)(`campaigns start on a real terminal${hasScript ? '' 
     expect(campaignTable(sandbox.current.sb).get(id)!.status).not.toBe('draft');
   });
 
-  it.each([
-    ['--plain', ['--plain'], {}],
-    ['MSGCTL_PLAIN=1', [], { MSGCTL_PLAIN: '1' }],
-    // No colour, however it is asked for, is what NO_COLOR is: the plain line.
-    ['--no-color', ['--no-color'], {}],
-    ['--color never', ['--color', 'never'], {}],
-  ])('%s on a terminal that allows cursor control: the plain (y/N) line, not @inquirer\'s redrawn one', async (_name, flag, env) => {
-    const id = await draft(`Pty plain ${flag.length}`);
-    const no = await answerOnTerminal(['campaigns', 'start', id, ...flag], '(y/N) ', 'n\r', { ...INQUIRER, ...env });
+  // MSGCTL_PLAIN=1, --no-color and --color never ask the prompt for the plain line as --plain does:
+  // test/cli/confirmations.test.ts, in process (each of them on a terminal cost a process here).
+  it('--plain on a terminal that allows cursor control: the plain (y/N) line, not @inquirer\'s redrawn one', async () => {
+    const id = await draft('Pty plain');
+    const no = await answerOnTerminal(['campaigns', 'start', id, '--plain'], '(y/N) ', 'n\r', INQUIRER);
     expect(no.output).toContain(`? It texts 1 recipient from +1`);
     expect(no.output).not.toContain('\x1b');
     expect(no.exitCode).toBe(2);
