@@ -99,4 +99,18 @@ describe('output modes', () => {
     const json = await msgctl(['patients', 'list', '--mrn', 'A-1001', '--json'], { env });
     expect(jsonLines(json.stdout)[0]).toMatchObject({ mrn: 'A-1001' });
   });
+
+  it('a table on a terminal: no colour and no cursor control under TERM=dumb, NO_COLOR or CLICOLOR=0; colour otherwise', async () => {
+    // The real process on a pseudo-terminal, TERM=dumb and in colour: test/e2e/table-width-pty.test.ts.
+    const table = (extra: Record<string, string | undefined>) =>
+      msgctl(['patients', 'list', '--limit', '3', '--no-pager'], { env: sandboxEnv(sandbox.current, extra), tty: true, columns: 100 });
+    for (const extra of [{ TERM: 'dumb', NO_COLOR: undefined }, { TERM: 'xterm', NO_COLOR: '1' }, { TERM: 'xterm', CLICOLOR: '0', NO_COLOR: undefined }]) {
+      const r = await table(extra);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout, JSON.stringify(extra)).toMatch(/^ID +NAME/m);
+      expect(r.stdout + r.stderr, JSON.stringify(extra)).not.toMatch(/\x1b\[[0-9;?]*[a-zA-Z]/);
+    }
+    const coloured = await table({ TERM: 'xterm', NO_COLOR: undefined });
+    expect(coloured.stdout).toMatch(/\x1b\[1m/);
+  });
 });
