@@ -59,7 +59,8 @@ function refusedInTime(fifo: string, fn: () => unknown): { problem: string } {
 /**
  * Holds a write lease on argv[1] (`leased`), lets go when the kernel says another open wants the
  * file (SIGIO: `let go`), and gives up after 10 s (exiting releases the lease too), so a test
- * whose open never comes cannot hang.
+ * whose open never comes cannot hang. Where the file system or the kernel gives no leases
+ * (leases-enable 0, some network or layered file systems), it says `no lease` and why.
  */
 const leasesHere = process.platform === 'linux' && spawnSync('python3', ['-c', '']).status === 0;
 const LEASE_HOLDER = `
@@ -70,7 +71,11 @@ def let_go(signum, frame):
     fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
     asked.append(True)
 signal.signal(signal.SIGIO, let_go)
-fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+try:
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+except OSError as e:
+    print('no lease:', e.strerror, flush=True)
+    sys.exit(0)
 print('leased', flush=True)
 deadline = time.time() + 10
 while not asked and time.time() < deadline:
@@ -153,7 +158,7 @@ describe.skipIf(!posix)('own files', () => {
   // F_SETLEASE: Linux only; .ci/run installs python3) answers the non-blocking open with EAGAIN;
   // the open is made again, blocking, as any program's would be, and gets the file once the
   // holder lets go. Without that second open, the EAGAIN would end the command.
-  it.skipIf(!leasesHere)('waits for a lease on the file to be let go, rather than failing on EAGAIN', async () => {
+  it.skipIf(!leasesHere)('waits for a lease on the file to be let go, rather than failing on EAGAIN', async (context) => {
     const dir = folder();
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"leased":true}', { mode: 0o600 });
@@ -161,7 +166,9 @@ describe.skipIf(!posix)('own files', () => {
     let said = '';
     holder.stdout.setEncoding('utf8').on('data', (text: string) => (said += text));
     const exited = new Promise((resolve) => holder.on('exit', resolve));
-    await expect.poll(() => said, { timeout: 10_000 }).toContain('leased');
+    await expect.poll(() => said, { timeout: 10_000 }).toMatch(/^(leased|no lease)/);
+    // Not a failure of msgctl's: this file system gives no leases (the test runs where it does: CI's /tmp).
+    if (said.startsWith('no lease')) context.skip(`${file}: ${said.trim()}`);
     expect(readOwnText(file, 'the config file')).toBe('{"leased":true}');
     await exited;
     // The lease was in force when msgctl opened the file: the holder was asked to let go.
