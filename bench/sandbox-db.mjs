@@ -134,13 +134,10 @@ async function timeCli(build, info, args) {
  * @returns {Promise<{ rps: number, requests: number, cpuMs: number }>}
  */
 async function cannon(url, headers, pid) {
-  const before = cpuMs(pid);
+  const before = processCpuMs(pid);
   const result = await autocannon({ url, headers, connections: 10, duration: DURATION });
-  return { rps: result.requests.average, requests: result.requests.total, cpuMs: cpuMs(pid) - before };
+  return { rps: result.requests.average, requests: result.requests.total, cpuMs: processCpuMs(pid) - before };
 }
-
-/** A process's CPU time from /proc: Linux only, NaN (no figure) elsewhere. @param {number} pid */
-const cpuMs = (pid) => (process.platform === 'linux' ? processCpuMs(pid) : NaN);
 
 /**
  * A child process printing its address on its first line (a ceiling or a peer server).
@@ -275,7 +272,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     record(build, 'bare fastify req/s', ceilingRps);
     record(build, 'json-server req/s', peerRps);
     record(build, 'GET /patients / bare (%)', 100 * ofCeiling);
-    record(build, 'GET /patients CPU per request, bare / sandbox (%)', 100 * cpuOfCeiling);
+    // No figure (not Infinity) when a server answered nothing.
+    if (Number.isFinite(cpuOfCeiling)) record(build, 'GET /patients CPU per request, bare / sandbox (%)', 100 * cpuOfCeiling);
     record(build, 'GET /patients / json-server', ofPeer);
     await stop(listOn);
     rmSync(copy, { force: true });
@@ -426,7 +424,7 @@ const targets = [
 console.log(`\n${machine()}; ${envDifferences(env())}`);
 for (const [name, v, unit, target, check] of targets) {
   if (!check) {
-    if (v !== undefined && !Number.isNaN(v)) {
+    if (v !== undefined && Number.isFinite(v)) {
       console.log(`INFO  ${name} (${fmt(v)}${unit ? ` ${unit}` : ''})`);
       result('sandbox-db', name, v, unit);
     }

@@ -21,7 +21,9 @@ describe('msgctl sandbox (starting one)', () => {
   // The spec is read once the world is seeded, so in a process of its own this cost a whole start;
   // the binary's usage errors from `msgctl sandbox` (exit 2) stay in test/e2e/sandbox-command.test.ts.
   it('rejects a bad --chaos spec with a usage error', async () => {
-    const r = await msgctl(['sandbox', '--port', '0', '--chaos', 'teapot=0.5'], { env: isolatedEnv() });
+    // A spec accepted by mistake would start a sandbox that serves until stopped: the command is
+    // interrupted after 5 s (a usage error comes at once), so the test fails on the exit code then.
+    const r = await msgctl(['sandbox', '--port', '0', '--chaos', 'teapot=0.5'], { env: isolatedEnv(), timeout: 5_000 });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/chaos/);
   });

@@ -25,10 +25,11 @@ describe('seedSyntheticMessages', () => {
   });
 
   it('writes N messages in time order over the last 90 days, of every kind', async () => {
-    // 5,000: enough to reach more than 200 patients (one per 20 messages, up to the 300 there are:
-    // 250 here) and a share of failed deliveries well above 0.5 % (~1.8 %); 12,000 proved no more.
-    const { sb, credentials, messages } = await world(1, 5_000);
-    expect(messages).toHaveLength(5_000);
+    // 6,000: enough to reach more than 200 patients (one per 20 messages, up to the 300 there are)
+    // and a share of failed deliveries well above 0.5 % (~1.8 %), and a thousand messages seeded
+    // after the seeder's first turn of the event loop (every 5,000); 12,000 proved no more.
+    const { sb, credentials, messages } = await world(1, 6_000);
+    expect(messages).toHaveLength(6_000);
     const now = sb.clock.now();
     for (let i = 1; i < messages.length; i++) {
       expect(messages[i]!.seq).toBeGreaterThan(messages[i - 1]!.seq);
