@@ -343,7 +343,6 @@ async function importPatients(s, count) {
   }
 }
 
-
 const DIVISOR = Number(arg('growth-divisor', '1'));
 if (GROWTH) {
   const build = mine;

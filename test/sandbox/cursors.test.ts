@@ -15,7 +15,6 @@ const elsewhere = useSandbox();
 
 type Sandbox = { current: { baseUrl: string; credentials: { api_key: string } } };
 
-
 async function patients(sandbox: Sandbox, after?: string) {
   const query = `page[limit]=1${after === undefined ? '' : `&page[after]=${encodeURIComponent(after)}`}`;
   const res = await fetch(`${sandbox.current.baseUrl}/patients?${query}`, {

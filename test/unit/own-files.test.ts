@@ -56,13 +56,15 @@ function refusedInTime(fifo: string, fn: () => unknown): { problem: string } {
   }
 }
 
+/** Where the lease test can run: Linux (F_SETLEASE) with python3 to hold the lease. */
+const leasesHere = process.platform === 'linux' && spawnSync('python3', ['-c', '']).status === 0;
+
 /**
  * Holds a write lease on argv[1] (`leased`), lets go when the kernel says another open wants the
  * file (SIGIO: `let go`), and gives up after 10 s (exiting releases the lease too), so a test
  * whose open never comes cannot hang. Where the file system or the kernel gives no leases
  * (leases-enable 0, some network or layered file systems), it says `no lease` and why.
  */
-const leasesHere = process.platform === 'linux' && spawnSync('python3', ['-c', '']).status === 0;
 const LEASE_HOLDER = `
 import fcntl, os, signal, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR)
