@@ -4,7 +4,7 @@
 // sandbox; the cost is the median over the rounds of (time at NEW / time at OLD) - 1.
 // Each revision keeps its own warm code cache, as an installed msgctl would.
 //
-// Usage: npm run build && node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2]
+// Usage: npm run build && node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2] [--keychain]
 //   e.g. the merge of issue 27 against main just before it:
 //        node bench/compare-revisions.mjs a7fbb33^1 a7fbb33
 // Not part of `npm run bench` (it needs two revisions). Beside each cost, a 95% interval
@@ -12,6 +12,8 @@
 // cost of a command moves by a point or two, so a verdict on the worst of five would often be
 // noise. PASS when every command's interval ends at or below --limit percent, FAIL when one
 // starts above it, and otherwise UNDECIDED (more rounds, or a quieter machine, will tell).
+// With --keychain (under scripts/with-keyring.sh), `org --json` also runs with the key in the
+// OS keychain of a throwaway profile, stored once by NEW's `auth set-key`, which both read.
 // POSIX only (git worktrees with a symlinked node_modules).
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -22,7 +24,7 @@ import { buildRevision, removeRevision } from './lib/revisions.mjs';
 
 const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
 if (!oldRev || !newRev) {
-  console.error('usage: node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2]');
+  console.error('usage: node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2] [--keychain]');
   process.exit(2);
 }
 const ROUNDS = Number(arg('rounds', '20'));
@@ -37,13 +39,21 @@ const sandbox = await startSandbox([], baseEnv);
 const apiEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, MSGCTL_API_KEY: sandbox.info.api_key };
 /** @type {Record<'old' | 'new', NodeJS.ProcessEnv>} */
 const envs = { old: { ...apiEnv, XDG_CACHE_HOME: join(home, 'cache-old') }, new: { ...apiEnv, XDG_CACHE_HOME: join(home, 'cache-new') } };
+const KEYCHAIN_PROFILE = 'bench-keychain';
 const commands = [
   ['org', '--json'],
+  ...(process.argv.includes('--keychain') ? [['--profile', KEYCHAIN_PROFILE, 'org', '--json']] : []),
   ['patients', 'list', '--limit', '1', '--json'],
   ['send', '--to', '(212) 555-0100', 'Your lab results are ready.'],
   ['send', '--dry-run', '--to', '(212) 555-0100', 'Your lab results are ready.'],
   ['send', '--help'],
 ];
+if (process.argv.includes('--keychain')) {
+  const stored = spawnSync(process.execPath, [revisions.new.bin, '--profile', KEYCHAIN_PROFILE, '--base-url', sandbox.info.base_url, 'auth', 'set-key'], { env: baseEnv, input: sandbox.info.api_key, encoding: 'utf8' });
+  if (stored.status !== 0 || !/keychain/i.test(stored.stdout + stored.stderr)) throw new Error(`auth set-key did not store the key in the keychain: ${stored.stdout}${stored.stderr}`);
+}
+/** The keychain profile's runs get no MSGCTL_API_KEY: the key is the keychain's. */
+const envFor = (/** @type {string[]} */ args, /** @type {'old' | 'new'} */ side) => (args[1] === KEYCHAIN_PROFILE ? { ...baseEnv, XDG_CACHE_HOME: envs[side].XDG_CACHE_HOME } : envs[side]);
 /** @type {{ args: string[], side: 'old' | 'new' }[]} */
 const runs = commands.flatMap((args) => [{ args, side: /** @type {const} */ ('old') }, { args, side: /** @type {const} */ ('new') }]);
 /** @type {Map<string[], { old: number[], new: number[] }>} */
@@ -55,7 +65,7 @@ try {
     for (let k = 0; k < runs.length; k++) {
       const { args, side } = /** @type {(typeof runs)[number]} */ (runs[(k + round) % runs.length]);
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [revisions[side].bin, ...args], { env: envs[side], stdio: ['ignore', devNull, devNull] });
+      const r = spawnSync(process.execPath, [revisions[side].bin, ...args], { env: envFor(args, side), stdio: ['ignore', devNull, devNull] });
       const ms = performance.now() - t0;
       if (r.status !== 0) throw new Error(`${side}: ${args.join(' ')} exited ${r.status}`);
       if (round >= WARMUP) /** @type {{ old: number[], new: number[] }} */ (times.get(args))[side].push(ms);
@@ -83,7 +93,7 @@ for (const args of commands) {
   worst = Math.max(worst, cost);
   highestEnd = Math.max(highestEnd, /** @type {number} */ (high));
   highestStart = Math.max(highestStart, /** @type {number} */ (low));
-  const name = args.join(' ').replace(/ '?Your lab.*$/, ' …').replace(/\(212\) 555-0100/, 'NUMBER');
+  const name = args.join(' ').replace(/ '?Your lab.*$/, ' …').replace(/\(212\) 555-0100/, 'NUMBER').replace(`--profile ${KEYCHAIN_PROFILE} `, 'keychain: ');
   console.log(`${name.padEnd(40)} ${median(t.old).toFixed(1).padStart(6)}ms ${median(t.new).toFixed(1).padStart(6)}ms  ${percent(cost).padStart(13)}  ${percent(/** @type {number} */ (low))} to ${percent(/** @type {number} */ (high))}`);
 }
 const decided = highestEnd <= LIMIT ? 'PASS' : highestStart > LIMIT ? 'FAIL' : 'UNDECIDED (the limit is inside an interval: run more rounds)';
