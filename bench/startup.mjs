@@ -94,7 +94,9 @@ cases.push(
 
 if (process.argv.includes('--keychain')) {
   // Stored for the default profile of the private config home; `org --json` then finds it there.
-  const profileEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url };
+  // A cache folder of its own: the code cache is kept per command line, and a user whose key is
+  // in the keychain runs on code their own keychain runs left, not code an env-key run compiled.
+  const profileEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, XDG_CACHE_HOME: join(home, 'cache-keychain') };
   const stored = spawnSync(process.execPath, [BIN, 'auth', 'set-key', '--name', 'bench'], { env: profileEnv, input: apiKey, encoding: 'utf8' });
   if (stored.status !== 0) throw new Error(`auth set-key failed: ${stored.stderr}`);
   if (!/keychain|keyring|secret service/i.test(stored.stdout + stored.stderr)) console.log(`note: auth set-key said: ${(stored.stdout + stored.stderr).trim()}`);
