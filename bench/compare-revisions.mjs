@@ -22,7 +22,9 @@ import { join } from 'node:path';
 import { arg, benchEnv, envDifferences, load, machine, median, medianInterval, startSandbox } from './lib/common.mjs';
 import { buildRevision, removeRevision } from './lib/revisions.mjs';
 
-const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
+/** Options that take a value (the word after them is not a revision); --keychain takes none. */
+const VALUED = new Set(['--rounds', '--limit']);
+const [oldRev, newRev] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !VALUED.has(all[i - 1] ?? ''));
 if (!oldRev || !newRev) {
   console.error('usage: node bench/compare-revisions.mjs OLD NEW [--rounds 20] [--limit 2] [--keychain]');
   process.exit(2);
