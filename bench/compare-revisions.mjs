@@ -13,7 +13,8 @@
 // noise. PASS when every command's interval ends at or below --limit percent, FAIL when one
 // starts above it, and otherwise UNDECIDED (more rounds, or a quieter machine, will tell).
 // With --keychain (under scripts/with-keyring.sh), `org --json` also runs with the key in the
-// OS keychain of a throwaway profile, stored once by NEW's `auth set-key`, which both read.
+// OS keychain of a throwaway profile, stored once by NEW's `auth set-key`, which both read,
+// under a keychain service name of the bench's own (MSGCTL_KEYCHAIN_SERVICE), removed at the end.
 // POSIX only (git worktrees with a symlinked node_modules).
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -36,7 +37,14 @@ const WARMUP = 2;
 const home = mkdtempSync(join(tmpdir(), 'msgctl-bench-revisions-'));
 
 const revisions = { old: buildRevision(oldRev, join(home, 'old')), new: buildRevision(newRev, join(home, 'new')) };
-const baseEnv = benchEnv({ XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' });
+const KEYCHAIN = process.argv.includes('--keychain');
+const baseEnv = benchEnv({
+  XDG_CONFIG_HOME: join(home, 'config'),
+  XDG_STATE_HOME: join(home, 'state'),
+  NO_COLOR: '1',
+  // Never the user's own entries, should this run outside scripts/with-keyring.sh.
+  ...(KEYCHAIN ? { MSGCTL_KEYCHAIN_SERVICE: `msgctl-bench-${process.pid}` } : {}),
+});
 const sandbox = await startSandbox([], baseEnv);
 const apiEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, MSGCTL_API_KEY: sandbox.info.api_key };
 /** @type {Record<'old' | 'new', NodeJS.ProcessEnv>} */
@@ -44,15 +52,18 @@ const envs = { old: { ...apiEnv, XDG_CACHE_HOME: join(home, 'cache-old') }, new:
 const KEYCHAIN_PROFILE = 'bench-keychain';
 const commands = [
   ['org', '--json'],
-  ...(process.argv.includes('--keychain') ? [['--profile', KEYCHAIN_PROFILE, 'org', '--json']] : []),
+  ...(KEYCHAIN ? [['--profile', KEYCHAIN_PROFILE, 'org', '--json']] : []),
   ['patients', 'list', '--limit', '1', '--json'],
   ['send', '--to', '(212) 555-0100', 'Your lab results are ready.'],
   ['send', '--dry-run', '--to', '(212) 555-0100', 'Your lab results are ready.'],
   ['send', '--help'],
 ];
-if (process.argv.includes('--keychain')) {
-  const stored = spawnSync(process.execPath, [revisions.new.bin, '--profile', KEYCHAIN_PROFILE, '--base-url', sandbox.info.base_url, 'auth', 'set-key'], { env: baseEnv, input: sandbox.info.api_key, encoding: 'utf8' });
-  if (stored.status !== 0 || !/keychain/i.test(stored.stdout + stored.stderr)) throw new Error(`auth set-key did not store the key in the keychain: ${stored.stdout}${stored.stderr}`);
+/** NEW's msgctl with the keychain profile's environment (no MSGCTL_API_KEY: the key is the keychain's). */
+const keychainCommand = (/** @type {string[]} */ args, /** @type {string} */ input = '') =>
+  spawnSync(process.execPath, [revisions.new.bin, '--profile', KEYCHAIN_PROFILE, ...args], { env: { ...baseEnv, XDG_CACHE_HOME: envs.new.XDG_CACHE_HOME }, input, encoding: 'utf8' });
+if (KEYCHAIN) {
+  const stored = keychainCommand(['--base-url', sandbox.info.base_url, 'auth', 'set-key'], sandbox.info.api_key);
+  if (stored.status !== 0 || !/ in OS keychain /.test(stored.stdout + stored.stderr)) throw new Error(`auth set-key did not store the key in the keychain: ${stored.stdout}${stored.stderr}`);
 }
 /** The keychain profile's runs get no MSGCTL_API_KEY: the key is the keychain's. */
 const envFor = (/** @type {string[]} */ args, /** @type {'old' | 'new'} */ side) => (args[1] === KEYCHAIN_PROFILE ? { ...baseEnv, XDG_CACHE_HOME: envs[side].XDG_CACHE_HOME } : envs[side]);
@@ -75,6 +86,7 @@ try {
   }
 } finally {
   closeSync(devNull);
+  if (KEYCHAIN) keychainCommand(['logout']);
   await sandbox.stop();
   for (const { root } of Object.values(revisions)) removeRevision(root);
   rmSync(home, { recursive: true, force: true });

@@ -43,7 +43,9 @@ const tls = await startTlsTerminator(Number(new URL(sandbox.info.origin).port), 
 const apiKey = sandbox.info.api_key;
 const httpEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, MSGCTL_API_KEY: apiKey };
 const httpsBase = sandbox.info.base_url.replace(sandbox.info.origin, tls.origin);
-const httpsEnv = { ...baseEnv, NODE_EXTRA_CA_CERTS: tls.ca, MSGCTL_BASE_URL: httpsBase, MSGCTL_API_KEY: apiKey };
+// A code cache of its own, as the keychain case below has: the code cache is kept per command line,
+// and an HTTPS user runs on code their own HTTPS runs left, not code a plain-HTTP run compiled.
+const httpsEnv = { ...baseEnv, NODE_EXTRA_CA_CERTS: tls.ca, MSGCTL_BASE_URL: httpsBase, MSGCTL_API_KEY: apiKey, XDG_CACHE_HOME: join(home, 'cache-https') };
 const pipe = await consumerPipe();
 const devNull = openSync('/dev/null', 'w');
 const pipeFd = pipe.open();
@@ -92,11 +94,16 @@ cases.push(
   { name: 'https: send', argv: msgctl('send', '--to', TO, TEXT), env: httpsEnv, out: 'null', floor: 'bare https POST /patient-messages', target: 1.15 },
 );
 
+/** The keychain case's environment, once its key is stored (removed again at the end). */
+let keychainEnv;
 if (process.argv.includes('--keychain')) {
-  // Stored for the default profile of the private config home; `org --json` then finds it there.
-  // A cache folder of its own: the code cache is kept per command line, and a user whose key is
-  // in the keychain runs on code their own keychain runs left, not code an env-key run compiled.
-  const profileEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, XDG_CACHE_HOME: join(home, 'cache-keychain') };
+  // Stored for the default profile of the private config home; `org --json` then finds it there,
+  // under a keychain service name of the bench's own (never the user's entries, should this run
+  // outside scripts/with-keyring.sh). A cache folder of its own: the code cache is kept per
+  // command line, and a user whose key is in the keychain runs on code their own keychain runs
+  // left, not code an env-key run compiled.
+  const profileEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, XDG_CACHE_HOME: join(home, 'cache-keychain'), MSGCTL_KEYCHAIN_SERVICE: `msgctl-bench-${process.pid}` };
+  keychainEnv = profileEnv;
   const stored = spawnSync(process.execPath, [BIN, 'auth', 'set-key', '--name', 'bench'], { env: profileEnv, input: apiKey, encoding: 'utf8' });
   if (stored.status !== 0) throw new Error(`auth set-key failed: ${stored.stderr}`);
   if (!/keychain|keyring|secret service/i.test(stored.stdout + stored.stderr)) console.log(`note: auth set-key said: ${(stored.stdout + stored.stderr).trim()}`);
@@ -129,6 +136,7 @@ try {
     }
   }
 } finally {
+  if (keychainEnv) spawnSync(process.execPath, [BIN, 'logout'], { env: keychainEnv, stdio: 'ignore' });
   pipe.close();
   closeSync(devNull);
   await tls.stop();
