@@ -20,11 +20,12 @@
  * thread would, with the same environment, arguments, exit code, stdout and
  * stderr (each forwarded in order, with back-pressure; with both on one pipe, as with
  * `2>&1`, a line of one may come before a line of the other written earlier), and the terminal's
- * isTTY/columns, so output modes, colours, the progress bar and the keychain
- * timeout are those of the terminal. Ctrl-C and SIGTERM are caught here and
- * passed in as the same abort reason (a batch journals what is in flight and
- * exits 130/143); a second Ctrl-C, and the 5-second grace after the first,
- * end the process from this thread as before.
+ * isTTY/columns, so output modes, colours and the progress bar are those of the
+ * terminal (the keychain timeout asks the shared descriptors themselves:
+ * secret-store.ts). Ctrl-C and SIGTERM are caught here and passed in as the
+ * same abort reason (a batch journals what is in flight and exits 130/143); a
+ * second Ctrl-C, and the 5-second grace after the first, end the process from
+ * this thread as before.
  */
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type { Readable } from 'node:stream';

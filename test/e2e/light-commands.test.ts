@@ -64,12 +64,17 @@ function evaluatedInBundle(coverageDir: string, bundle: string): string[] {
   return inBundle.filter((path) => wrapped.get(path) ?? true);
 }
 
+/** Where a traced command's stdio goes (see intoFiles for all but `pipes`, execa's). */
+type Outputs = 'pipes' | 'shell pipes' | 'files' | 'files, stdin /dev/null';
+
 /**
- * `args` with stdout and stderr opened on files and stdin on /dev/null (as a cron job's
- * `> log 2>&1`), or with `shellPipes` into pipes as a shell makes them (`| cat`; Node's child
- * processes get sockets).
+ * `args` with stdout and stderr opened on files (`files`: as a cron job's `> log 2>&1`, stdin an
+ * ended pipe as cron gives it; `files, stdin /dev/null`: as a systemd timer, launchd or
+ * `</dev/null` runs it), or into pipes as a shell makes them (`shell pipes`: `| cat`; Node's
+ * child processes get sockets).
  */
-async function intoFiles(args: string[], env: Record<string, string | undefined>, dir: string, shellPipes = false) {
+async function intoFiles(args: string[], env: Record<string, string | undefined>, dir: string, outputs: Exclude<Outputs, 'pipes'>) {
+  const shellPipes = outputs === 'shell pipes';
   const [stdout, stderr, status] = ['stdout', 'stderr', 'status'].map((name) => join(dir, name));
   const [out, err] = [openSync(stdout!, 'w'), openSync(stderr!, 'w')];
   try {
@@ -78,7 +83,7 @@ async function intoFiles(args: string[], env: Record<string, string | undefined>
           env: { ...env, STATUS: status } as NodeJS.ProcessEnv,
           stdio: ['pipe', 'ignore', 'ignore', out, err],
         })
-      : spawn(process.execPath, [binPath(), ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', out, err] });
+      : spawn(process.execPath, [binPath(), ...args], { env: env as NodeJS.ProcessEnv, stdio: [outputs === 'files' ? 'pipe' : 'ignore', out, err] });
     command.stdin?.end();
     const [code] = (await once(command, 'close')) as [number];
     return { exitCode: shellPipes ? Number(readFileSync(status!, 'utf8')) : code, stderr: readFileSync(stderr!, 'utf8') };
@@ -88,14 +93,14 @@ async function intoFiles(args: string[], env: Record<string, string | undefined>
   }
 }
 
-async function traced(args: string[], extraEnv: Record<string, string> = {}, outputs: 'pipes' | 'shell pipes' | 'files' = 'pipes'): Promise<Loaded> {
+async function traced(args: string[], extraEnv: Record<string, string> = {}, outputs: Outputs = 'pipes'): Promise<Loaded> {
   const dir = mkdtempSync(join(tmpdir(), 'msgctl-trace-'));
   const file = join(dir, 'trace.jsonl');
   const coverage = join(dir, 'coverage');
   const dist = join(dirname(binPath()), '..', 'dist') + sep;
   try {
     const env = sandboxEnv(sandbox.current, { NODE_OPTIONS: `--import=${tracer}`, MSGCTL_LOAD_TRACE: file, NODE_V8_COVERAGE: coverage, ...extraEnv });
-    const r = outputs === 'pipes' ? await msgctl(args, { env }) : await intoFiles(args, env, dir, outputs === 'shell pipes');
+    const r = outputs === 'pipes' ? await msgctl(args, { env }) : await intoFiles(args, env, dir, outputs);
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url?: string; builtin?: string });
     const urls = lines.flatMap((line) => (line.url === undefined ? [] : [line.url]));
@@ -215,7 +220,7 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
 
 // Issue 30: the keychain path as light as the environment's. Linux, with a real Secret Service (CI).
 describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KEYCHAIN === '1' && process.platform === 'linux')('a credential in the keychain', () => {
-  it('org --json reads it in this process: no keyring addon, no second Node', async () => {
+  it('org --json reads it in this process: no keyring addon, no second Node', { timeout: 60_000 }, async () => {
     const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
     const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });
     expect(stored.exitCode, stored.stderr).toBe(0);
@@ -227,16 +232,17 @@ describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KE
       expect(loaded.builtins).not.toContain('child_process');
       // No more of Node than the same command with MSGCTL_API_KEY (node:crypto, fs/promises: milliseconds
       // each), but node:tty: isatty(0) and isatty(2) say whether a person could answer a keychain dialog
-      // (secret-store.ts; ~0.3 ms, where asking process.stdin created a stream on fd 0). And Node's
-      // stderr stream, for a file: closing the bus connection runs net's Socket._destroy, which reads
-      // process.stderr (no gain measured from leaving the socket open: +0.5%, -1.2 to +1.2%, in 100
-      // rounds of compare-revisions --keychain).
-      const expected = new Set(['tty', 'internal/tty', 'internal/fs/sync_write_stream']);
-      const beyond = (keychain: Loaded, envKey: Loaded) => keychain.builtins.filter((b) => !envKey.builtins.includes(b) && !expected.has(b));
-      expect(beyond(loaded, await traced(['org', '--json']))).toEqual([]);
-      // The same under cron (stdin /dev/null, output to files), where process.stdin was a file stream
-      // on /dev/null (internal/fs/streams and the modules behind it: 1.5-3 ms).
-      expect(beyond(await traced(['org', '--json'], keychainEnv, 'files'), await traced(['org', '--json'], {}, 'files'))).toEqual([]);
+      // (secret-store.ts; ~0.3 ms, where asking process.stdin created a stream on fd 0).
+      const beyond = (keychain: Loaded, envKey: Loaded, expected: string[]) => keychain.builtins.filter((b) => !envKey.builtins.includes(b) && !expected.includes(b));
+      const isatty = ['tty', 'internal/tty'];
+      expect(beyond(loaded, await traced(['org', '--json']), isatty)).toEqual([]);
+      // The same with stdin on /dev/null (a systemd timer, launchd, `</dev/null`) and output to files,
+      // where process.stdin was a file stream (internal/fs/streams and the modules behind it: 1.5-3 ms).
+      // Node's stderr stream for a file is expected there: closing the bus connection runs net's
+      // Socket._destroy, which reads process.stderr (leaving the socket open gained nothing
+      // measurable: +0.5%, -1.2 to +1.2%, in 100 rounds of compare-revisions --keychain).
+      const devNull = 'files, stdin /dev/null' as const;
+      expect(beyond(await traced(['org', '--json'], keychainEnv, devNull), await traced(['org', '--json'], {}, devNull), [...isatty, 'internal/fs/sync_write_stream'])).toEqual([]);
     } finally {
       await msgctl(['logout'], { env });
     }

@@ -2,6 +2,9 @@
  * Round trip against a real Secret Service. Opt-in: CI runs
  *   MSGCTL_TEST_KEYCHAIN=1 scripts/with-keyring.sh npx vitest run
  * and then any failure here fails the build; nothing is skipped silently.
+ * The stores are opened with `terminal: false`: run from a terminal, the shared worker threads
+ * would otherwise get the 60 s a person has to answer a dialog, and a stuck Secret Service would
+ * show as a test timeout rather than the keychain's own error after 3 s.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -42,7 +45,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('stores, reads, overwrites and deletes a secret', async () => {
-    const store = openSecretStore('keychain', process.env);
+    const store = openSecretStore('keychain', process.env, { terminal: false });
     const profile = `test-${randomUUID()}`;
     const tokenSet = JSON.stringify({ access_token: 'at-é✓', refresh_token: 'rt\nline2', expires_at: 1_900_000_000 });
 
@@ -67,7 +70,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('puts the secret in the Secret Service itself, one item per profile', async () => {
-    const store = openSecretStore('keychain', process.env);
+    const store = openSecretStore('keychain', process.env, { terminal: false });
     const profile = `test-${randomUUID()}`;
     await store.set(profile, 'sk_test_where');
     try {
@@ -80,7 +83,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('keeps an OAuth session as two items (access, refresh), and removes both', async () => {
-    const store = openSecretStore('keychain', process.env);
+    const store = openSecretStore('keychain', process.env, { terminal: false });
     const profile = `test-${randomUUID()}`;
     const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
     await store.set(profile, JSON.stringify(session));

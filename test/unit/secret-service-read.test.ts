@@ -112,7 +112,7 @@ describe.runIf(keychainWanted && linux)('reading a real Secret Service in this p
 
   it('reads what the keychain module stored, byte for byte, without a second Node', async () => {
     const profile = `test-${randomUUID()}`;
-    const writer = openSecretStore('keychain', env);
+    const writer = openSecretStore('keychain', env, { terminal: false });
     const secret = `sk_test_é✓ line1\nline2 ${'x'.repeat(3000)}`;
     await writer.set(profile, secret);
     try {

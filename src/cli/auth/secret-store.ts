@@ -33,9 +33,10 @@ export function openSecretStore(
   opts: { timeoutMs?: number; terminal?: boolean; notify?: (message: string) => void } = {},
 ): SecretStore {
   if (kind === 'file') return new FileSecretStore(env, opts.notify);
-  // isatty, not process.stdin.isTTY: the first touch of process.stdin opens a stream on fd 0
-  // (for /dev/null, as under cron, a file stream and the modules behind it), 1.5-3 ms of every
-  // command that reads the keychain, for a question the file descriptors answer.
+  // isatty, not process.stdin.isTTY: the first touch of process.stdin opens a stream on fd 0 (a
+  // socket for a pipe, as cron gives; for /dev/null, as a systemd timer gives, a file stream and
+  // the modules behind it), 1.5-3 ms of every command that reads the keychain, for a question the
+  // file descriptors answer.
   const terminal = opts.terminal ?? (isatty(0) && isatty(2));
   // Tokens in entries of their own, so each fits Windows Credential Manager (token-entries.ts).
   return new SplitTokenStore(new KeychainSecretStore(env, keychainTimeoutMs(env, opts.timeoutMs, terminal)));
