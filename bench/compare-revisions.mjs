@@ -58,15 +58,16 @@ const commands = [
   ['send', '--dry-run', '--to', '(212) 555-0100', 'Your lab results are ready.'],
   ['send', '--help'],
 ];
-/** NEW's msgctl with the keychain profile's environment (no MSGCTL_API_KEY: the key is the keychain's). */
+/** @type {Record<'old' | 'new', NodeJS.ProcessEnv>} The keychain profile's: no MSGCTL_API_KEY, the key is the keychain's. */
+const keychainEnvs = { old: { ...baseEnv, XDG_CACHE_HOME: envs.old.XDG_CACHE_HOME }, new: { ...baseEnv, XDG_CACHE_HOME: envs.new.XDG_CACHE_HOME } };
+/** NEW's msgctl with the keychain profile. */
 const keychainCommand = (/** @type {string[]} */ args, /** @type {string} */ input = '') =>
-  spawnSync(process.execPath, [revisions.new.bin, '--profile', KEYCHAIN_PROFILE, ...args], { env: { ...baseEnv, XDG_CACHE_HOME: envs.new.XDG_CACHE_HOME }, input, encoding: 'utf8' });
+  spawnSync(process.execPath, [revisions.new.bin, '--profile', KEYCHAIN_PROFILE, ...args], { env: keychainEnvs.new, input, encoding: 'utf8' });
 if (KEYCHAIN) {
   const stored = keychainCommand(['--base-url', sandbox.info.base_url, 'auth', 'set-key'], sandbox.info.api_key);
   if (stored.status !== 0 || !/ in OS keychain /.test(stored.stdout + stored.stderr)) throw new Error(`auth set-key did not store the key in the keychain: ${stored.stdout}${stored.stderr}`);
 }
-/** The keychain profile's runs get no MSGCTL_API_KEY: the key is the keychain's. */
-const envFor = (/** @type {string[]} */ args, /** @type {'old' | 'new'} */ side) => (args[1] === KEYCHAIN_PROFILE ? { ...baseEnv, XDG_CACHE_HOME: envs[side].XDG_CACHE_HOME } : envs[side]);
+const envFor = (/** @type {string[]} */ args, /** @type {'old' | 'new'} */ side) => (args[1] === KEYCHAIN_PROFILE ? keychainEnvs : envs)[side];
 /** @type {{ args: string[], side: 'old' | 'new' }[]} */
 const runs = commands.flatMap((args) => [{ args, side: /** @type {const} */ ('old') }, { args, side: /** @type {const} */ ('new') }]);
 /** @type {Map<string[], { old: number[], new: number[] }>} */

@@ -95,6 +95,7 @@ cases.push(
 );
 
 /** The keychain case's environment, once its key is stored (removed again at the end). */
+/** @type {NodeJS.ProcessEnv | undefined} */
 let keychainEnv;
 if (process.argv.includes('--keychain')) {
   // Stored for the default profile of the private config home; `org --json` then finds it there,
@@ -102,12 +103,11 @@ if (process.argv.includes('--keychain')) {
   // outside scripts/with-keyring.sh). A cache folder of its own: the code cache is kept per
   // command line, and a user whose key is in the keychain runs on code their own keychain runs
   // left, not code an env-key run compiled.
-  const profileEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, XDG_CACHE_HOME: join(home, 'cache-keychain'), MSGCTL_KEYCHAIN_SERVICE: `msgctl-bench-${process.pid}` };
-  keychainEnv = profileEnv;
-  const stored = spawnSync(process.execPath, [BIN, 'auth', 'set-key', '--name', 'bench'], { env: profileEnv, input: apiKey, encoding: 'utf8' });
+  keychainEnv = { ...baseEnv, MSGCTL_BASE_URL: sandbox.info.base_url, XDG_CACHE_HOME: join(home, 'cache-keychain'), MSGCTL_KEYCHAIN_SERVICE: `msgctl-bench-${process.pid}` };
+  const stored = spawnSync(process.execPath, [BIN, 'auth', 'set-key', '--name', 'bench'], { env: keychainEnv, input: apiKey, encoding: 'utf8' });
   if (stored.status !== 0) throw new Error(`auth set-key failed: ${stored.stderr}`);
   if (!/keychain|keyring|secret service/i.test(stored.stdout + stored.stderr)) console.log(`note: auth set-key said: ${(stored.stdout + stored.stderr).trim()}`);
-  cases.push({ name: 'keychain: org --json', argv: msgctl('org', '--json'), env: profileEnv, out: 'null', floor: 'org --json', target: 1.15 });
+  cases.push({ name: 'keychain: org --json', argv: msgctl('org', '--json'), env: keychainEnv, out: 'null', floor: 'org --json', target: 1.15 });
 } else {
   // The target is still printed, unmeasured, so a run without a Secret Service cannot look complete.
   console.log('keychain: org --json not measured (run under scripts/with-keyring.sh with --keychain; run-all does when it can)');
