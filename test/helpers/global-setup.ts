@@ -4,7 +4,7 @@
  * `MSGCTL_TEST_BIN` tells the tests where it is.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -22,6 +22,16 @@ export default function setup() {
   process.env.MSGCTL_TEST_HOMES = homes;
   // The compiled-code cache every spawned msgctl shares (helpers/cli.ts isolatedEnv), owner-only as msgctl wants it.
   mkdirSync(join(homes, 'cache'), { mode: 0o700 });
+  // Every temporary folder a test makes (os.tmpdir(), in the workers, which start after this and
+  // inherit the environment) goes under the run's folder too, and so is removed with it: a file
+  // that forgot its own clean-up left ~90 folders in /tmp per run. Others may pass through it, as
+  // through /tmp (the two-user tests run processes as other users on folders made there); the
+  // homes and the cache beside it are 0700.
+  const temporary = join(homes, 'tmp');
+  mkdirSync(temporary);
+  chmodSync(homes, 0o755);
+  chmodSync(temporary, 0o755);
+  for (const name of ['TMPDIR', 'TMP', 'TEMP']) process.env[name] = temporary;
   return () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(homes, { recursive: true, force: true });
