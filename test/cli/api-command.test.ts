@@ -97,9 +97,10 @@ describe('msgctl api writes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'msgctl-api-'));
     writeFileSync(join(dir, 'body.txt'), 'Your results are ready');
     const keysBefore = sandbox.current.sb.db.idempotency.size;
+    // A relative @FILE is read from the working directory: test/e2e/text-inputs.test.ts, in a process of its own.
     const r = await msgctl(
-      ['api', 'POST', '/patient-messages', '-f', 'to[phone]=+15555550177', '-F', 'body=@body.txt', '-f', 'channel=sms', '-f', 'patient[first_name]=Nia'],
-      { env: env(), cwd: dir },
+      ['api', 'POST', '/patient-messages', '-f', 'to[phone]=+15555550177', '-F', `body=@${join(dir, 'body.txt')}`, '-f', 'channel=sms', '-f', 'patient[first_name]=Nia'],
+      { env: env() },
     );
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);

@@ -63,6 +63,16 @@ describe('msgctl api --input', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ first_name: 'Zoë' });
   });
+
+  // Relative to where the command runs, as a shell user means it: a process of its own (a worker thread cannot change folder).
+  it('reads a relative -F field=@FILE from the working directory', async () => {
+    const folder = mkdtempSync(join(dir, 'cwd-'));
+    writeFileSync(join(folder, 'body.txt'), 'Your results are ready (relative)');
+    const r = await spawned(['api', 'POST', '/patient-messages', '-f', `to[phone]=${TO}`, '-F', 'body=@body.txt', '-f', 'channel=sms'], { env: env(), cwd: folder });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(sentBody(r.stdout)).toBe('Your results are ready (relative)');
+  });
 });
 
 describe('send --csv: a file saved again with a BOM or CRLF is the same batch', () => {

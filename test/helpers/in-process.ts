@@ -32,8 +32,6 @@ export interface InProcessOptions {
   /** Abort the command (as Ctrl-C would) after this long; the result then has what it wrote so far. */
   timeout?: number;
   signal?: AbortSignal;
-  /** Working directory for relative paths (the process's, changed for the duration of the run). */
-  cwd?: string;
   /** Called with each piece of output as it is written. */
   onWrite?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
@@ -60,15 +58,12 @@ export async function msgctl(args: string[], options: InProcessOptions): Promise
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(Object.assign(new Error('Interrupted'), { name: 'AbortError' })), options.timeout ?? 30_000);
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
-  const previousCwd = process.cwd();
-  if (options.cwd) process.chdir(options.cwd);
   try {
     const exitCode = await run(args, { io: { stdout, stderr, stdin }, env: options.env, signal, services: options.services });
     return { stdout: stdout.text, stderr: stderr.text, exitCode };
   } finally {
     clearTimeout(timer);
     stdin.destroy();
-    if (options.cwd) process.chdir(previousCwd);
   }
 }
 
