@@ -73,7 +73,7 @@ export default defineConfig({
       // keyring lost its default collection part-way.)
       project('e2e', ['test/e2e/**/*.test.ts']),
       // The files that cannot share modules get fresh ones, each in a VM context of its own, in
-      // worker processes (process.chdir works there).
+      // worker processes.
       project('isolated', OWN_MODULES, { pool: 'vmForks' }),
     ],
   },

@@ -215,7 +215,7 @@ describe('msgctl api output', () => {
     stdout.on('data', (c) => (text += c));
     const code = await run(['api', 'GET', '/organization'], {
       io: { stdout, stderr, stdin: Readable.from([]) },
-      env: { MSGCTL_BASE_URL: sandbox.current.baseUrl, MSGCTL_API_KEY: sandbox.current.credentials.api_key, HOME: tmpdir() },
+      env: { MSGCTL_BASE_URL: sandbox.current.baseUrl, MSGCTL_API_KEY: sandbox.current.credentials.api_key, HOME: isolatedEnv().HOME },
     });
     expect(code).toBe(0);
     expect(text).toBe(JSON.stringify({ id: orgId(), name: 'Riverside Family Clinic' }, null, 2) + '\n');

@@ -33,7 +33,8 @@ export default function setup() {
   chmodSync(temporary, 0o755);
   for (const name of ['TMPDIR', 'TMP', 'TEMP']) process.env[name] = temporary;
   return () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(homes, { recursive: true, force: true });
+    // Retries: on Windows a file still open for a moment (a process that just ended, a virus scanner) is EBUSY.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    rmSync(homes, { recursive: true, force: true, maxRetries: 3 });
   };
 }
