@@ -2,9 +2,6 @@
  * Round trip against a real Secret Service. Opt-in: CI runs
  *   MSGCTL_TEST_KEYCHAIN=1 scripts/with-keyring.sh npx vitest run
  * and then any failure here fails the build; nothing is skipped silently.
- * The stores are opened with `terminal: false`: run from a terminal, the shared worker threads
- * would otherwise get the 60 s a person has to answer a dialog, and a stuck Secret Service would
- * show as a test timeout rather than the keychain's own error after 3 s.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +12,13 @@ import { keychainService } from '../../src/cli/auth/keychain-store.js';
 
 const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';
+
+/**
+ * The keychain store, opened with `terminal: false`: run from a terminal, the shared worker threads
+ * would otherwise get the 60 s a person has to answer a dialog, and a stuck Secret Service would
+ * show as a test timeout rather than the keychain's own error after 3 s.
+ */
+const openKeychain = () => openSecretStore('keychain', process.env, { terminal: false });
 
 /** Object paths of Secret Service items for msgctl/<profile>, asked over D-Bus directly. */
 async function secretServiceItems(profile: string): Promise<string[]> {
@@ -45,7 +49,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('stores, reads, overwrites and deletes a secret', async () => {
-    const store = openSecretStore('keychain', process.env, { terminal: false });
+    const store = openKeychain();
     const profile = `test-${randomUUID()}`;
     const tokenSet = JSON.stringify({ access_token: 'at-é✓', refresh_token: 'rt\nline2', expires_at: 1_900_000_000 });
 
@@ -70,7 +74,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('puts the secret in the Secret Service itself, one item per profile', async () => {
-    const store = openSecretStore('keychain', process.env, { terminal: false });
+    const store = openKeychain();
     const profile = `test-${randomUUID()}`;
     await store.set(profile, 'sk_test_where');
     try {
@@ -83,7 +87,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
   });
 
   it('keeps an OAuth session as two items (access, refresh), and removes both', async () => {
-    const store = openSecretStore('keychain', process.env, { terminal: false });
+    const store = openKeychain();
     const profile = `test-${randomUUID()}`;
     const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
     await store.set(profile, JSON.stringify(session));
