@@ -16,10 +16,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   ]);
   process.stdout.write(layout(ROOT_HELP));
 } else if (!(await printedPrebuiltHelp(args))) {
-  // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js).
-  // Imported here, not at the top: the answers above need neither the caches nor the checks of
-  // their folders, and skip both modules.
-  const { loadCli } = await import('./code-cache.js');
+  // One CommonJS file, loaded with the code compiled for this command last time (see code-cache.js;
+  // the build inlines own-path.js into it as dist/code-cache.js). Imported here, not at the top:
+  // the answers above need neither the caches nor the checks of their folders, and skip it.
+  const { loadCli } = /** @type {typeof import('./code-cache.js')} */ (await import(built('code-cache.js')));
   await loadCli(args).main();
 }
 
