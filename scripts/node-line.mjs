@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The oldest Node msgctl supports (package.json engines; bin/check-node.js refuses older ones). */
+/** The oldest Node msgctl supports (package.json engines; bin/msgctl.js refuses older ones). */
 export const OLDEST_SUPPORTED = /** @type {const} */ ([22, 13]);
 
 /** @param {string} [version] */

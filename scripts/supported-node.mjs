@@ -2,7 +2,7 @@
 // supports (Debian 12 and Ubuntu ship Node 18 or 20): rather than fail minutes in,
 // run the script again on the newest supported line, fetched from the npm registry
 // (scripts/node-line.mjs), and say so in one line. The installed `msgctl` itself
-// never does this: it refuses an old Node with a clear message (bin/check-node.js).
+// never does this: it refuses an old Node with a clear message (bin/msgctl.js).
 import { spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { isSupported, nodeExecutable, nodeLine } from './node-line.mjs';
