@@ -116,7 +116,7 @@ const [cliBuild] = await Promise.all([
   // wraps the prebuilt help to the terminal (bin/msgctl.js), also without it. `code-cache` is
   // bin/code-cache.js with bin/own-path.js inlined, which the bin imports on the way to the tree:
   // one ES module where there were two (each costs its own resolution, read, compile and link;
-  // the two as one reached the bundle 0.87 ms sooner in 100 paired runs, bench/README.md History).
+  // bench/README.md History, stop 51).
   build({
     ...common,
     entryPoints: { version: 'src/cli/version.ts', 'help-render': 'src/cli/help/render.ts', 'code-cache': 'bin/code-cache.js' },

@@ -3,17 +3,22 @@
  * install, before anything else loads: an older Node would otherwise fail on a later import
  * (process.getBuiltinModule, require of an ES module) with an error that says nothing useful,
  * or, for `--version` and `--help`, seem to work. Runs with the machine's own Node when it is
- * older than 22.13 (Debian 12's is 18, this CI machine's 20); skipped where there is none.
+ * older than 22.13 (Debian 12's is 18, this CI machine's 20); skipped where there is none, and on
+ * Windows.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
 
-/** The first `node` on PATH or in the usual places whose version msgctl refuses, with that version. */
-function olderNode(): { path: string; version: string } | null {
+/**
+ * The first `node` on PATH or in the usual places whose version msgctl refuses, with that version and
+ * its real path (what the message names: Node's own execPath). 18 or later: the oldest msgctl means
+ * to meet with a message (an older one cannot parse the bin's top-level await).
+ */
+function olderNode(): { path: string; version: string; realPath: string } | null {
   const candidates = [...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node'];
   for (const path of candidates) {
     if (!existsSync(path)) continue;
@@ -24,7 +29,7 @@ function olderNode(): { path: string; version: string } | null {
       continue;
     }
     const [major = 0, minor = 0] = version.split('.').map(Number);
-    if (major < 22 || (major === 22 && minor < 13)) return { path, version };
+    if (major >= 18 && (major < 22 || (major === 22 && minor < 13))) return { path, version, realPath: realpathSync(path) };
   }
   return null;
 }
@@ -38,7 +43,7 @@ describe.skipIf(!old)(`on Node ${old?.version ?? '(none older than 22.13 on this
       const r = await execa(old!.path, [binPath(), ...commandLine.split(' ')], { env: isolatedEnv(), extendEnv: false, reject: false });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`msgctl needs Node.js 22.13 or later; this is Node.js ${old!.version} (${old!.path}).`);
+      expect(r.stderr).toContain(`msgctl needs Node.js 22.13 or later; this is Node.js ${old!.version} (${old!.realPath}).`);
       expect(r.stderr).toContain('npm install -g --prefix ~/.local node@24');
       expect(r.stderr).toMatch(/Step by step: .+getting-started\.md \("Install"\)\.$/);
     },

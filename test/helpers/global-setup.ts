@@ -4,7 +4,7 @@
  * `MSGCTL_TEST_BIN` tells the tests where it is.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -15,6 +15,11 @@ export default function setup() {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', join(dir, 'dist')], { cwd: root, stdio: 'inherit' });
   cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
+  // ES modules, as the installed package says in its package.json: without it, Node looks for one
+  // no further than node_modules/ and reads bin/ and dist/*.js as CommonJS (a Node older than
+  // 20.19 then fails on the bin's first await instead of refusing with its message; a newer one
+  // parses each file twice to find out).
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   process.env.MSGCTL_TEST_BIN = join(dir, 'bin/msgctl.js');
   // The throwaway homes of isolatedEnv() (config, state, caches of every spawned msgctl) go
   // under one folder, removed with the run: a run spawns a thousand commands.
