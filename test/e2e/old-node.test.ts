@@ -12,6 +12,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { isSupported } from '../../scripts/node-line.mjs';
 
 /**
  * The first `node` on PATH or in the usual places whose version msgctl refuses, with that version and
@@ -28,8 +29,7 @@ function olderNode(): { path: string; version: string; realPath: string } | null
     } catch {
       continue;
     }
-    const [major = 0, minor = 0] = version.split('.').map(Number);
-    if (major >= 18 && (major < 22 || (major === 22 && minor < 13))) return { path, version, realPath: realpathSync(path) };
+    if (Number(version.split('.')[0]) >= 18 && !isSupported(version)) return { path, version, realPath: realpathSync(path) };
   }
   return null;
 }
