@@ -13,6 +13,7 @@ import { isolatedEnv, jsonLines, msgctl } from '../helpers/cli.js';
 // Refusals and precedence are command logic, checked in this process; storing and using a credential
 // (a real 0600 file, a real keychain) runs the binary.
 import { msgctl as inThisProcess } from '../helpers/in-process.js';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const sandbox = useSandbox();
 const keychainWanted = process.env.MSGCTL_TEST_KEYCHAIN === '1';
@@ -95,29 +96,30 @@ describe.skipIf(process.platform !== 'linux')('credentials without a keychain', 
 });
 
 describe.skipIf(!keychainWanted)('credentials in a real keychain (gnome-keyring Secret Service)', () => {
-  it('stores in the keychain, uses it, and logout removes it', async () => {
-    const profile = `e2e-${randomUUID().slice(0, 8)}`;
-    const env = envFor({ MSGCTL_PROFILE: profile, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
-    const key = sandbox.current.credentials.api_key;
-    const set = await msgctl(['auth', 'set-key'], { env, input: key });
-    expect(set.stderr).not.toContain(key);
-    expect(set.exitCode).toBe(0);
-    expect(set.stderr).toMatch(/keychain/i);
-    expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
-    const config = readFileSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), 'utf8');
-    expect(config).not.toContain(key);
-    expect(JSON.parse(config).profiles[profile].credential).toMatchObject({ kind: 'api_key', storage: 'keychain' });
+  it('stores in the keychain, uses it, and logout removes it', () =>
+    againAfterKeyringRestart(async () => {
+      const profile = `e2e-${randomUUID().slice(0, 8)}`;
+      const env = envFor({ MSGCTL_PROFILE: profile, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });
+      const key = sandbox.current.credentials.api_key;
+      const set = await msgctl(['auth', 'set-key'], { env, input: key });
+      expect(set.stderr).not.toContain(key);
+      expect(set.exitCode).toBe(0);
+      expect(set.stderr).toMatch(/keychain/i);
+      expect(existsSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'credentials.json'))).toBe(false);
+      const config = readFileSync(join(env.XDG_CONFIG_HOME!, 'msgctl', 'config.json'), 'utf8');
+      expect(config).not.toContain(key);
+      expect(JSON.parse(config).profiles[profile].credential).toMatchObject({ kind: 'api_key', storage: 'keychain' });
 
-    const org = await msgctl(['org', '--json'], { env: { ...env, MSGCTL_BASE_URL: undefined } });
-    expect(org.exitCode).toBe(0);
-    expect(jsonLines(org.stdout)[0].name).toBe('Riverside Family Clinic');
+      const org = await msgctl(['org', '--json'], { env: { ...env, MSGCTL_BASE_URL: undefined } });
+      expect(org.exitCode).toBe(0);
+      expect(jsonLines(org.stdout)[0].name).toBe('Riverside Family Clinic');
 
-    const status = await msgctl(['auth', 'status', '--json'], { env });
-    expect(jsonLines(status.stdout)[0]).toMatchObject({ source: 'keychain' });
+      const status = await msgctl(['auth', 'status', '--json'], { env });
+      expect(jsonLines(status.stdout)[0]).toMatchObject({ source: 'keychain' });
 
-    expect((await msgctl(['logout'], { env })).exitCode).toBe(0);
-    expect((await msgctl(['org'], { env })).exitCode).toBe(3);
-  });
+      expect((await msgctl(['logout'], { env })).exitCode).toBe(0);
+      expect((await msgctl(['org'], { env })).exitCode).toBe(3);
+    }));
 });
 
 if (!keychainWanted) {

@@ -6,12 +6,13 @@
  * clock advanced) refresh once between them, two rounds running, and the
  * session survives a third refresh.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { isolatedEnv, msgctl } from '../helpers/cli.js';
 import { CLIENT_ID, decideViaHttp, startLogin } from '../helpers/login-harness.js';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const sandbox = useSandbox();
 const PARALLEL = 10;
@@ -39,12 +40,6 @@ describe('parallel writes to the config and the credential store', () => {
     expect(org.exitCode, org.stderr).toBe(0);
   });
 });
-
-/** How often scripts/with-keyring.sh had to start gnome-keyring-daemon again in this run. */
-function keyringRestarts(): number {
-  const file = process.env.MSGCTL_TEST_KEYRING_RESTARTS;
-  return file && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
-}
 
 describe('parallel commands on one OAuth profile after the access token expired', () => {
   async function loggedIn(storage: 'file' | 'keychain') {
@@ -95,12 +90,6 @@ describe('parallel commands on one OAuth profile after the access token expired'
   // once, daemon or no daemon (two refreshes with one refresh token revoke it), so the second run
   // cannot hide that.
   it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('the same with the session in the OS keychain (5 processes)', async () => {
-    const before = keyringRestarts();
-    try {
-      await refreshRounds(await loggedIn('keychain'), 5);
-    } catch (err) {
-      if (keyringRestarts() === before) throw err;
-      await refreshRounds(await loggedIn('keychain'), 5);
-    }
+    await againAfterKeyringRestart(async () => refreshRounds(await loggedIn('keychain'), 5));
   }, 240_000);
 });

@@ -20,6 +20,7 @@ import { registerHooks } from 'node:module';
 import { binPath, isolatedEnv, msgctl, sandboxEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startTlsTerminator } from '../../bench/lib/private-ca.mjs';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const sandbox = useSandbox();
 const tracer = pathToFileURL(fileURLToPath(new URL('../helpers/load-trace.mjs', import.meta.url))).href;
@@ -220,33 +221,34 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
 
 // Issue 30: the keychain path as light as the environment's. Linux, with a real Secret Service (CI).
 describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KEYCHAIN === '1' && process.platform === 'linux')('a credential in the keychain', () => {
-  it('org --json reads it in this process: no keyring addon, no second Node', { timeout: 60_000 }, async () => {
-    const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
-    const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });
-    expect(stored.exitCode, stored.stderr).toBe(0);
-    try {
-      const keychainEnv = { MSGCTL_API_KEY: '', HOME: env.HOME!, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, MSGCTL_KEYCHAIN_SERVICE: env.MSGCTL_KEYCHAIN_SERVICE! };
-      const loaded = await traced(['org', '--json'], keychainEnv);
-      expect(loaded.sources).toContain('src/cli/auth/secret-service-read.ts');
-      expect(loaded.packages).not.toContain('@napi-rs/keyring');
-      expect(loaded.builtins).not.toContain('child_process');
-      // No more of Node than the same command with MSGCTL_API_KEY (node:crypto, fs/promises: milliseconds
-      // each), but node:tty: isatty(0) and isatty(2) say whether a person could answer a keychain dialog
-      // (secret-store.ts; ~0.3 ms, where asking process.stdin created a stream on fd 0).
-      const beyond = (keychain: Loaded, envKey: Loaded, expected: string[]) => keychain.builtins.filter((b) => !envKey.builtins.includes(b) && !expected.includes(b));
-      const isatty = ['tty', 'internal/tty'];
-      expect(beyond(loaded, await traced(['org', '--json']), isatty)).toEqual([]);
-      // The same with stdin on /dev/null (a systemd timer, launchd, `</dev/null`) and output to files,
-      // where process.stdin was a file stream (internal/fs/streams and the modules behind it: 1.5-3 ms).
-      // Node's stderr stream for a file is expected there: closing the bus connection runs net's
-      // Socket._destroy, which reads process.stderr (leaving the socket open gained nothing
-      // measurable: +0.5%, -1.2 to +1.2%, in 100 rounds of compare-revisions --keychain).
-      const devNull = 'files, stdin /dev/null' as const;
-      expect(beyond(await traced(['org', '--json'], keychainEnv, devNull), await traced(['org', '--json'], {}, devNull), [...isatty, 'internal/fs/sync_write_stream'])).toEqual([]);
-    } finally {
-      await msgctl(['logout'], { env });
-    }
-  });
+  it('org --json reads it in this process: no keyring addon, no second Node', { timeout: 60_000 }, () =>
+    againAfterKeyringRestart(async () => {
+      const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
+      const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });
+      expect(stored.exitCode, stored.stderr).toBe(0);
+      try {
+        const keychainEnv = { MSGCTL_API_KEY: '', HOME: env.HOME!, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME!, XDG_STATE_HOME: env.XDG_STATE_HOME!, MSGCTL_KEYCHAIN_SERVICE: env.MSGCTL_KEYCHAIN_SERVICE! };
+        const loaded = await traced(['org', '--json'], keychainEnv);
+        expect(loaded.sources).toContain('src/cli/auth/secret-service-read.ts');
+        expect(loaded.packages).not.toContain('@napi-rs/keyring');
+        expect(loaded.builtins).not.toContain('child_process');
+        // No more of Node than the same command with MSGCTL_API_KEY (node:crypto, fs/promises: milliseconds
+        // each), but node:tty: isatty(0) and isatty(2) say whether a person could answer a keychain dialog
+        // (secret-store.ts; ~0.3 ms, where asking process.stdin created a stream on fd 0).
+        const beyond = (keychain: Loaded, envKey: Loaded, expected: string[]) => keychain.builtins.filter((b) => !envKey.builtins.includes(b) && !expected.includes(b));
+        const isatty = ['tty', 'internal/tty'];
+        expect(beyond(loaded, await traced(['org', '--json']), isatty)).toEqual([]);
+        // The same with stdin on /dev/null (a systemd timer, launchd, `</dev/null`) and output to files,
+        // where process.stdin was a file stream (internal/fs/streams and the modules behind it: 1.5-3 ms).
+        // Node's stderr stream for a file is expected there: closing the bus connection runs net's
+        // Socket._destroy, which reads process.stderr (leaving the socket open gained nothing
+        // measurable: +0.5%, -1.2 to +1.2%, in 100 rounds of compare-revisions --keychain).
+        const devNull = 'files, stdin /dev/null' as const;
+        expect(beyond(await traced(['org', '--json'], keychainEnv, devNull), await traced(['org', '--json'], {}, devNull), [...isatty, 'internal/fs/sync_write_stream'])).toEqual([]);
+      } finally {
+        await msgctl(['logout'], { env });
+      }
+    }));
 });
 
 describe.skipIf(typeof registerHooks !== 'function')('the trace sees lazily loaded modules', () => {

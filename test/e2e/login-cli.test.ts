@@ -16,6 +16,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { jsonLines, msgctl } from '../helpers/in-process.js';
 import { approvingBrowser, CLIENT_ID, decideViaHttp, loginEnv, startLogin } from '../helpers/login-harness.js';
 import { oauthTables } from '../../src/sandbox/domain/oauth-records.js';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const sandbox = useSandbox();
 
@@ -302,25 +303,26 @@ describe.skipIf(process.platform !== 'linux')('msgctl login and the OS keychain'
     expect(r.stderr).toMatch(/MSGCTL_API_KEY/);
   });
 
-  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', async () => {
-    const profile = `login-${randomUUID()}`;
-    const env = sandboxLoginEnv();
-    const login = startLogin(['--profile', profile], env);
-    await actAsBrowser(await login.url);
-    const result = await login.result;
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/OS keychain/);
-    expect(() => statSync(credentialsFile(env))).toThrow();
+  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', () =>
+    againAfterKeyringRestart(async () => {
+      const profile = `login-${randomUUID()}`;
+      const env = sandboxLoginEnv();
+      const login = startLogin(['--profile', profile], env);
+      await actAsBrowser(await login.url);
+      const result = await login.result;
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/OS keychain/);
+      expect(() => statSync(credentialsFile(env))).toThrow();
 
-    sandbox.current.sb.clock.advance(3601 * 1000);
-    const later = afterLoginEnv(env);
-    expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(0);
-    const status = await msgctl(['--profile', profile, 'auth', 'status', '--json'], { env: later });
-    expect(jsonLines(status.stdout)[0]).toMatchObject({ credential: 'oauth', source: 'keychain' });
+      sandbox.current.sb.clock.advance(3601 * 1000);
+      const later = afterLoginEnv(env);
+      expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(0);
+      const status = await msgctl(['--profile', profile, 'auth', 'status', '--json'], { env: later });
+      expect(jsonLines(status.stdout)[0]).toMatchObject({ credential: 'oauth', source: 'keychain' });
 
-    const out = await msgctl(['--profile', profile, 'logout'], { env: later });
-    expect(out.exitCode, out.stderr).toBe(0);
-    expect(out.stderr).toMatch(/Revoked the session/);
-    expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(3);
-  });
+      const out = await msgctl(['--profile', profile, 'logout'], { env: later });
+      expect(out.exitCode, out.stderr).toBe(0);
+      expect(out.stderr).toMatch(/Revoked the session/);
+      expect((await msgctl(['--profile', profile, 'me'], { env: later })).exitCode).toBe(3);
+    }));
 });

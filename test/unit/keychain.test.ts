@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openSecretStore } from '../../src/cli/auth/secret-store.js';
 import { keychainService } from '../../src/cli/auth/keychain-store.js';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const enabled = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const HOW_TO_ENABLE = 'set MSGCTL_TEST_KEYCHAIN=1 and run under scripts/with-keyring.sh';
@@ -48,57 +49,60 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
     expect(process.env.DBUS_SESSION_BUS_ADDRESS, 'no session D-Bus: run under scripts/with-keyring.sh').toBeTruthy();
   });
 
-  it('stores, reads, overwrites and deletes a secret', async () => {
-    const store = openKeychain();
-    const profile = `test-${randomUUID()}`;
-    const tokenSet = JSON.stringify({ access_token: 'at-é✓', refresh_token: 'rt\nline2', expires_at: 1_900_000_000 });
+  it('stores, reads, overwrites and deletes a secret', () =>
+    againAfterKeyringRestart(async () => {
+      const store = openKeychain();
+      const profile = `test-${randomUUID()}`;
+      const tokenSet = JSON.stringify({ access_token: 'at-é✓', refresh_token: 'rt\nline2', expires_at: 1_900_000_000 });
 
-    expect(store.kind).toBe('keychain');
-    expect(store.describe()).toBe('OS keychain (Secret Service)');
-    expect(await store.get(profile)).toBeNull();
-
-    try {
-      await store.set(profile, 'sk_test_first');
-      expect(await store.get(profile)).toBe('sk_test_first');
-
-      await store.set(profile, tokenSet);
-      expect(await store.get(profile)).toBe(tokenSet);
-
-      expect(await store.delete(profile)).toBe(true);
+      expect(store.kind).toBe('keychain');
+      expect(store.describe()).toBe('OS keychain (Secret Service)');
       expect(await store.get(profile)).toBeNull();
-      expect(await store.delete(profile)).toBe(false);
-    } finally {
-      // Nothing left behind in the keychain, even when an expectation failed.
-      await store.delete(profile).catch(() => undefined);
-    }
-  });
 
-  it('puts the secret in the Secret Service itself, one item per profile', async () => {
-    const store = openKeychain();
-    const profile = `test-${randomUUID()}`;
-    await store.set(profile, 'sk_test_where');
-    try {
-      expect(await secretServiceItems(profile)).toHaveLength(1);
-      expect(await store.get(`${profile}-other`)).toBeNull();
-    } finally {
-      await store.delete(profile);
-    }
-    expect(await secretServiceItems(profile)).toEqual([]);
-  });
+      try {
+        await store.set(profile, 'sk_test_first');
+        expect(await store.get(profile)).toBe('sk_test_first');
 
-  it('keeps an OAuth session as two items (access, refresh), and removes both', async () => {
-    const store = openKeychain();
-    const profile = `test-${randomUUID()}`;
-    const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
-    await store.set(profile, JSON.stringify(session));
-    try {
-      expect(await secretServiceItems(profile)).toHaveLength(1);
-      expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toHaveLength(1);
-      expect(JSON.parse((await store.get(profile))!)).toEqual(session);
-    } finally {
-      await store.delete(profile);
-    }
-    expect(await secretServiceItems(profile)).toEqual([]);
-    expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toEqual([]);
-  });
+        await store.set(profile, tokenSet);
+        expect(await store.get(profile)).toBe(tokenSet);
+
+        expect(await store.delete(profile)).toBe(true);
+        expect(await store.get(profile)).toBeNull();
+        expect(await store.delete(profile)).toBe(false);
+      } finally {
+        // Nothing left behind in the keychain, even when an expectation failed.
+        await store.delete(profile).catch(() => undefined);
+      }
+    }));
+
+  it('puts the secret in the Secret Service itself, one item per profile', () =>
+    againAfterKeyringRestart(async () => {
+      const store = openKeychain();
+      const profile = `test-${randomUUID()}`;
+      await store.set(profile, 'sk_test_where');
+      try {
+        expect(await secretServiceItems(profile)).toHaveLength(1);
+        expect(await store.get(`${profile}-other`)).toBeNull();
+      } finally {
+        await store.delete(profile);
+      }
+      expect(await secretServiceItems(profile)).toEqual([]);
+    }));
+
+  it('keeps an OAuth session as two items (access, refresh), and removes both', () =>
+    againAfterKeyringRestart(async () => {
+      const store = openKeychain();
+      const profile = `test-${randomUUID()}`;
+      const session = { kind: 'oauth', access_token: 'a'.repeat(1100), refresh_token: 'r'.repeat(1100), expires_at: '2030-01-01T00:00:00.000Z' };
+      await store.set(profile, JSON.stringify(session));
+      try {
+        expect(await secretServiceItems(profile)).toHaveLength(1);
+        expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toHaveLength(1);
+        expect(JSON.parse((await store.get(profile))!)).toEqual(session);
+      } finally {
+        await store.delete(profile);
+      }
+      expect(await secretServiceItems(profile)).toEqual([]);
+      expect(await secretServiceItems(`oauth-refresh-token:${profile}`)).toEqual([]);
+    }));
 });

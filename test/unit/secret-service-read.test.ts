@@ -15,6 +15,7 @@ import { KeychainSecretStore, keychainService, launchNodeHelper, type HelperLaun
 import { DirectReadTimeout } from '../../src/cli/auth/keychain-read.js';
 import { chooseItem, readSecretServiceDirect, sessionBusSocket } from '../../src/cli/auth/secret-service-read.js';
 import { SecretStoreUnavailableError, openSecretStore, type Env } from '../../src/cli/auth/secret-store.js';
+import { againAfterKeyringRestart } from '../helpers/keyring.js';
 
 const keychainWanted = process.env.MSGCTL_TEST_KEYCHAIN === '1';
 const linux = process.platform === 'linux';
@@ -110,22 +111,23 @@ describe.runIf(keychainWanted && linux)('reading a real Secret Service in this p
   const env = process.env;
   const service = keychainService(env);
 
-  it('reads what the keychain module stored, byte for byte, without a second Node', async () => {
-    const profile = `test-${randomUUID()}`;
-    const writer = openSecretStore('keychain', env, { terminal: false });
-    const secret = `sk_test_é✓ line1\nline2 ${'x'.repeat(3000)}`;
-    await writer.set(profile, secret);
-    try {
-      expect(await readSecretServiceDirect(env, service, profile, 3000)).toEqual({ secret });
-      const helper = countingHelper();
-      const store = new KeychainSecretStore(env, 3000, { launch: helper.launch, readDirect: undefined });
-      expect(await store.get(profile)).toBe(secret);
-      expect(await store.get(`${profile}-absent`)).toBeNull();
-      expect(helper.started()).toBe(0);
-    } finally {
-      await writer.delete(profile);
-    }
-    expect(await readSecretServiceDirect(env, service, profile, 3000)).toEqual({ secret: null });
-  });
+  it('reads what the keychain module stored, byte for byte, without a second Node', () =>
+    againAfterKeyringRestart(async () => {
+      const profile = `test-${randomUUID()}`;
+      const writer = openSecretStore('keychain', env, { terminal: false });
+      const secret = `sk_test_é✓ line1\nline2 ${'x'.repeat(3000)}`;
+      await writer.set(profile, secret);
+      try {
+        expect(await readSecretServiceDirect(env, service, profile, 3000)).toEqual({ secret });
+        const helper = countingHelper();
+        const store = new KeychainSecretStore(env, 3000, { launch: helper.launch, readDirect: undefined });
+        expect(await store.get(profile)).toBe(secret);
+        expect(await store.get(`${profile}-absent`)).toBeNull();
+        expect(helper.started()).toBe(0);
+      } finally {
+        await writer.delete(profile);
+      }
+      expect(await readSecretServiceDirect(env, service, profile, 3000)).toEqual({ secret: null });
+    }));
 
 });
