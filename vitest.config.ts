@@ -13,18 +13,28 @@ if (!viaLink && import.meta.dirname.includes('#')) {
 /** The folders whose files share worker threads (project `shared`), less OWN_MODULES below. */
 const SHARED_FOLDERS = ['test/unit', 'test/sandbox', 'test/cli'];
 
+/** The test files of those folders, as paths from the checkout, with their text. */
+const SHARED_FILES = SHARED_FOLDERS.flatMap((folder) =>
+  readdirSync(join(import.meta.dirname, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => ({ path: `${folder}/${file.split(sep).join('/')}`, text: readFileSync(join(import.meta.dirname, folder, file), 'utf8') })),
+);
+
 /**
  * Files of those folders that cannot share a worker's modules with the files before them: every
  * file that replaces a module with vi.mock (in a shared worker the module is already loaded, so
  * the mock would miss it or reach the files after it), found by reading the files so a new one
- * cannot slip in. (A command run in another folder needs a process of its own, where
- * process.chdir is allowed: it goes in test/e2e.)
+ * cannot slip in. None today: test/helpers/keychain-injection.ts and fs-promises-patch.ts do what
+ * such mocks did, in the shared workers (a VM context per file cost ~1.5 s of CPU each).
  */
-const OWN_MODULES = SHARED_FOLDERS.flatMap((folder) =>
-  readdirSync(join(import.meta.dirname, folder), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts') && /\bvi\.(?:do)?mock\(/.test(readFileSync(join(import.meta.dirname, folder, file), 'utf8')))
-    .map((file) => `${folder}/${file.split(sep).join('/')}`),
-);
+const OWN_MODULES = SHARED_FILES.filter((file) => /\bvi\.(?:do)?mock\(/.test(file.text)).map((file) => file.path);
+
+/**
+ * Files of those folders that change what only a process's main thread may (process.umask,
+ * process.chdir): they run in the end-to-end files' worker processes. (A command run in another
+ * folder needs a process of its own: it goes in test/e2e.)
+ */
+const OWN_PROCESS = SHARED_FILES.filter((file) => /\bprocess\.(?:umask|chdir)\(/.test(file.text)).map((file) => file.path);
 
 /** What the projects share (not inherited with `extends`, which would run the global set-up, a build, once per project). */
 const project = (name: string, include: string[], extra: { exclude?: string[]; pool?: 'threads' | 'forks' | 'vmForks' } = {}) => ({
@@ -64,7 +74,7 @@ export default defineConfig({
       // process each, 40 s shared; the whole suite 240 s -> 167 s). No file leaves state behind:
       // each starts its own sandbox, passes its env explicitly and puts back what it fakes
       // (process.platform, Date.now).
-      project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: OWN_MODULES, pool: 'threads' }),
+      project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: [...OWN_MODULES, ...OWN_PROCESS], pool: 'threads' }),
       // End-to-end files share two worker processes in the same way (forks, not isolating): their
       // commands run in processes of their own anyway, and a fresh worker per file (a process
       // start and an import of the sandbox and helpers) cost ~0.85 s of CPU each. Paired runs of
@@ -72,9 +82,13 @@ export default defineConfig({
       // (In the shared threads they were no faster, and in 2 of 4 shuffled runs the throwaway
       // keyring lost its default collection part-way.)
       project('e2e', ['test/e2e/**/*.test.ts']),
+      // Those that need the process (umask, chdir) run in the same worker processes (vitest has one
+      // pool per kind), in a project of their own so the runner labels them apart from end-to-end.
+      ...(OWN_PROCESS.length > 0 ? [project('process', OWN_PROCESS, { exclude: OWN_MODULES })] : []),
       // The files that cannot share modules get fresh ones, each in a VM context of its own, in
-      // worker processes.
-      project('isolated', OWN_MODULES, { pool: 'vmForks' }),
+      // worker processes. (Only when there are some: a project with no include would take vitest's
+      // default, every test file.)
+      ...(OWN_MODULES.length > 0 ? [project('isolated', OWN_MODULES, { pool: 'vmForks' })] : []),
     ],
   },
 });

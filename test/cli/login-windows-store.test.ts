@@ -4,21 +4,17 @@
  * before the browser opens is, and a session that cannot be stored whole
  * after the sign-in leaves nothing behind and says what to do.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl } from '../helpers/in-process.js';
 import { approvingBrowser, loginEnv } from '../helpers/login-harness.js';
 import { FakeCredentialManager } from '../helpers/fake-credential-manager.js';
-import type { SecretStore } from '../../src/cli/auth/secret-store.js';
+import { injectKeychainStore } from '../helpers/keychain-injection.js';
 
 const sandbox = useSandbox();
 
-// Every store the CLI opens while a test runs is the fake's.
-const injected = vi.hoisted(() => ({ store: undefined as (() => SecretStore) | undefined }));
-vi.mock('../../src/cli/auth/secret-store.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/cli/auth/secret-store.js')>();
-  return { ...real, openSecretStore: (...args: Parameters<typeof real.openSecretStore>) => (args[0] === 'keychain' && injected.store ? injected.store() : real.openSecretStore(...args)) };
-});
+// Every keychain store the CLI opens while a test runs is the fake's.
+const injected = injectKeychainStore();
 
 /** A desktop session: a browser can open. */
 const desktopLoginEnv = (extra: Record<string, string | undefined> = {}) => loginEnv(sandbox.current, { DISPLAY: ':0', ...extra });

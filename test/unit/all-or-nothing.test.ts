@@ -6,7 +6,7 @@
  * length from 1,000 to 1,600 characters (and every 7th to 3,000) either stores
  * whole or leaves the store and the profile exactly as they were.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { saveStoredCredential, type StoredOAuthTokens } from '../../src/cli/auth/credentials.js';
 import { checkFits, CredentialTooLargeError } from '../../src/cli/auth/all-or-nothing.js';
 import { KeychainSecretStore } from '../../src/cli/auth/keychain-store.js';
@@ -14,6 +14,7 @@ import { FakeCredentialManager } from '../helpers/fake-credential-manager.js';
 import { REFRESH_ENTRY_PREFIX, SplitTokenStore } from '../../src/cli/auth/token-entries.js';
 import type { SecretStore } from '../../src/cli/auth/secret-store.js';
 import type { ConfigStore, ProfileConfig } from '../../src/cli/config/config.js';
+import { injectKeychainStore } from '../helpers/keychain-injection.js';
 
 /** A config that records the profile as saveStoredCredential leaves it. */
 function fakeConfig(): { config: ConfigStore; profiles: Map<string, ProfileConfig>; failNext: () => void } {
@@ -34,11 +35,7 @@ function fakeConfig(): { config: ConfigStore; profiles: Map<string, ProfileConfi
 }
 
 // credentials.ts opens its store through openSecretStore: route that to the fake.
-const injected = vi.hoisted(() => ({ store: undefined as SecretStore | undefined }));
-vi.mock('../../src/cli/auth/secret-store.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/cli/auth/secret-store.js')>();
-  return { ...real, openSecretStore: (...args: Parameters<typeof real.openSecretStore>) => injected.store ?? real.openSecretStore(...args) };
-});
+const injected = injectKeychainStore();
 
 const token = (tag: string, length: number) => `${tag}.${'x'.repeat(length - tag.length - 1)}`;
 
@@ -57,7 +54,7 @@ const CLIENT_SECRET = { account: 'oauth-client-secret:default:msgctl-cli', secre
 
 /** Saves `credential` as `msgctl login` does; returns the error, if any. */
 async function login(manager: FakeCredentialManager, config: ConfigStore, credential: StoredOAuthTokens): Promise<unknown> {
-  injected.store = manager.store();
+  injected.store = () => manager.store();
   try {
     await saveStoredCredential({}, config, 'default', credential, 'keychain', {
       secrets: [CLIENT_SECRET],

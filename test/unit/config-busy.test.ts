@@ -6,22 +6,17 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/cli/config/config.js';
+import { patchFsPromises } from '../helpers/fs-promises-patch.js';
 
-const busy = vi.hoisted(() => ({ failures: 0, code: 'EPERM' }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...real,
-    rename: async (from: string, to: string) => {
-      if (busy.failures > 0) {
-        busy.failures--;
-        throw Object.assign(new Error(`${busy.code}: operation not permitted, rename '${from}' -> '${to}'`), { code: busy.code });
-      }
-      return real.rename(from, to);
-    },
-  };
+const busy = { failures: 0, code: 'EPERM' };
+patchFsPromises('rename', (real) => async (from, to) => {
+  if (busy.failures > 0) {
+    busy.failures--;
+    throw Object.assign(new Error(`${busy.code}: operation not permitted, rename '${String(from)}' -> '${String(to)}'`), { code: busy.code });
+  }
+  return real(from, to);
 });
 
 describe('config writer with a busy config.json', () => {

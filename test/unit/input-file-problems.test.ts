@@ -9,22 +9,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCsv } from '../../src/cli/csv/read.js';
 import { unreadable } from '../../src/cli/util/input-file.js';
 import { decodeText } from '../../src/cli/util/text-decode.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { msgctl, sandboxEnv } from '../helpers/in-process.js';
+import { patchFsPromises } from '../helpers/fs-promises-patch.js';
 
 // open() of a file whose name says it is held fails the way Windows fails it.
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  const open: typeof real.open = async (path, ...rest) => {
-    const held = /held-(EBUSY|EPERM)/.exec(String(path));
-    if (held) throw Object.assign(new Error(`${held[1]}: resource busy or locked, open '${String(path)}'`), { code: held[1] });
-    return real.open(path, ...rest);
-  };
-  return { ...real, open, default: { ...real, open } };
+patchFsPromises('open', (real) => async (path, ...rest) => {
+  const held = /held-(EBUSY|EPERM)/.exec(String(path));
+  if (held) throw Object.assign(new Error(`${held[1]}: resource busy or locked, open '${String(path)}'`), { code: held[1] });
+  return real(path, ...rest);
 });
 
 const sandbox = useSandbox();

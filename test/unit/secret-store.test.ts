@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insecureCredentialsFile } from '../../src/cli/config/paths.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { explainKeychainFailure, keychainService } from '../../src/cli/auth/keychain-store.js';
@@ -16,21 +16,16 @@ import {
   openSecretStore,
   type Env,
 } from '../../src/cli/auth/secret-store.js';
+import { patchFsPromises } from '../helpers/fs-promises-patch.js';
 
 // Lets one test make the final rename fail, to see what a crash mid-write leaves.
-const failRename = vi.hoisted(() => ({ next: false }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...real,
-    rename: async (from: string, to: string) => {
-      if (failRename.next) {
-        failRename.next = false;
-        throw Object.assign(new Error('simulated crash before rename'), { code: 'EIO' });
-      }
-      return real.rename(from, to);
-    },
-  };
+const failRename = { next: false };
+patchFsPromises('rename', (real) => async (from, to) => {
+  if (failRename.next) {
+    failRename.next = false;
+    throw Object.assign(new Error('simulated crash before rename'), { code: 'EIO' });
+  }
+  return real(from, to);
 });
 
 const posixOnly = process.platform === 'win32';

@@ -3,11 +3,12 @@
  * bytes per entry, counted as UTF-16 (1,280 characters). A fake store enforces
  * it the way Windows does, so the layout is tested on any OS.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretStoreUnavailableError, type SecretStore } from '../../src/cli/auth/secret-store.js';
 import { loadStoredCredential, saveStoredCredential, type StoredOAuthTokens } from '../../src/cli/auth/credentials.js';
 import { probeStore, REFRESH_ENTRY_PREFIX, SplitTokenStore } from '../../src/cli/auth/token-entries.js';
 import type { ConfigStore, ProfileConfig } from '../../src/cli/config/config.js';
+import { injectKeychainStore } from '../helpers/keychain-injection.js';
 
 const WINDOWS_LIMIT_BYTES = 2560;
 
@@ -126,15 +127,11 @@ describe('saving a session', () => {
   });
 });
 
-// credentials.ts opens its store through openSecretStore; route that to the fake.
-const injected = vi.hoisted(() => ({ store: undefined as SecretStore | undefined }));
-vi.mock('../../src/cli/auth/secret-store.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/cli/auth/secret-store.js')>();
-  return { ...real, openSecretStore: (...args: Parameters<typeof real.openSecretStore>) => injected.store ?? real.openSecretStore(...args) };
-});
+// credentials.ts opens its store through openSecretStore: route that to the fake.
+const injected = injectKeychainStore();
 
 async function loadWith(raw: SecretStore, profile: ProfileConfig, config: ConfigStore) {
-  injected.store = new SplitTokenStore(raw);
+  injected.store = () => new SplitTokenStore(raw);
   try {
     return await loadStoredCredential({}, 'clinic', profile, config);
   } finally {
@@ -143,7 +140,7 @@ async function loadWith(raw: SecretStore, profile: ProfileConfig, config: Config
 }
 
 async function saveWith(raw: SecretStore, config: ConfigStore, credential: StoredOAuthTokens) {
-  injected.store = new SplitTokenStore(raw);
+  injected.store = () => new SplitTokenStore(raw);
   try {
     return await saveStoredCredential({}, config, 'default', credential, 'keychain');
   } finally {
