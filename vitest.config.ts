@@ -27,12 +27,13 @@ const SHARED_FILES = SHARED_FOLDERS.flatMap((folder) =>
  * cannot slip in. None today: test/helpers/keychain-injection.ts and fs-promises-patch.ts do what
  * such mocks did, in the shared workers (a VM context per file cost ~1.5 s of CPU each).
  */
-const OWN_MODULES = SHARED_FILES.filter((file) => /\bvi\.(?:do)?mock\(/.test(file.text)).map((file) => file.path);
+const OWN_MODULES = SHARED_FILES.filter((file) => /\bvi\.(?:do)?mock\s*[<(]/.test(file.text)).map((file) => file.path);
 
 /**
  * Files of those folders that change what only a process's main thread may (process.umask,
  * process.chdir): they run in the end-to-end files' worker processes. (A command run in another
- * folder needs a process of its own: it goes in test/e2e.)
+ * folder needs a process of its own: it goes in test/e2e.) Both lists read the test files only:
+ * a helper that mocks or changes the folder must be used from test/e2e.
  */
 const OWN_PROCESS = SHARED_FILES.filter((file) => /\bprocess\.(?:umask|chdir)\(/.test(file.text)).map((file) => file.path);
 
@@ -73,7 +74,8 @@ export default defineConfig({
       // ~100 files cost more than most files' tests (those 99 files on 2 loaded cores: 110 s a
       // process each, 40 s shared; the whole suite 240 s -> 167 s). No file leaves state behind:
       // each starts its own sandbox, passes its env explicitly and puts back what it fakes
-      // (process.platform, Date.now).
+      // (process.platform, Date.now, a node:fs/promises function, the keychain: test/helpers/
+      // fs-promises-patch.ts and keychain-injection.ts, put back after the file).
       project('shared', SHARED_FOLDERS.map((folder) => `${folder}/**/*.test.ts`), { exclude: [...OWN_MODULES, ...OWN_PROCESS], pool: 'threads' }),
       // End-to-end files share two worker processes in the same way (forks, not isolating): their
       // commands run in processes of their own anyway, and a fresh worker per file (a process
@@ -81,13 +83,12 @@ export default defineConfig({
       // the suite, a fresh process per end-to-end file against this: 181 -> 163 s, 190 -> 165 s.
       // (In the shared threads they were no faster, and in 2 of 4 shuffled runs the throwaway
       // keyring lost its default collection part-way.)
-      project('e2e', ['test/e2e/**/*.test.ts']),
-      // Those that need the process (umask, chdir) run in the same worker processes (vitest has one
-      // pool per kind), in a project of their own so the runner labels them apart from end-to-end.
-      ...(OWN_PROCESS.length > 0 ? [project('process', OWN_PROCESS, { exclude: OWN_MODULES })] : []),
+      // The files that need the process (umask, chdir) run in these workers too, in this project:
+      // vitest starts fresh workers between projects, so a project of their own cost another
+      // process and another import of src/.
+      project('e2e', ['test/e2e/**/*.test.ts', ...OWN_PROCESS.filter((file) => !OWN_MODULES.includes(file))]),
       // The files that cannot share modules get fresh ones, each in a VM context of its own, in
-      // worker processes. (Only when there are some: a project with no include would take vitest's
-      // default, every test file.)
+      // worker processes (only when there are some: an empty project only adds a line to the output).
       ...(OWN_MODULES.length > 0 ? [project('isolated', OWN_MODULES, { pool: 'vmForks' })] : []),
     ],
   },

@@ -96,7 +96,7 @@ describe.skipIf(process.platform !== 'linux')('credentials without a keychain', 
 });
 
 describe.skipIf(!keychainWanted)('credentials in a real keychain (gnome-keyring Secret Service)', () => {
-  it('stores in the keychain, uses it, and logout removes it', () =>
+  it('stores in the keychain, uses it, and logout removes it', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const profile = `e2e-${randomUUID().slice(0, 8)}`;
       const env = envFor({ MSGCTL_PROFILE: profile, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS });

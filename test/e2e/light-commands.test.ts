@@ -221,7 +221,7 @@ describe.skipIf(typeof registerHooks !== 'function')('what light commands load',
 
 // Issue 30: the keychain path as light as the environment's. Linux, with a real Secret Service (CI).
 describe.runIf(typeof registerHooks === 'function' && process.env.MSGCTL_TEST_KEYCHAIN === '1' && process.platform === 'linux')('a credential in the keychain', () => {
-  it('org --json reads it in this process: no keyring addon, no second Node', { timeout: 60_000 }, () =>
+  it('org --json reads it in this process: no keyring addon, no second Node', { timeout: 120_000 }, () =>
     againAfterKeyringRestart(async () => {
       const env = isolatedEnv({ MSGCTL_BASE_URL: sandbox.current.baseUrl });
       const stored = await msgctl(['auth', 'set-key'], { env, input: sandbox.current.credentials.api_key });

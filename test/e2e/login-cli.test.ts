@@ -303,7 +303,7 @@ describe.skipIf(process.platform !== 'linux')('msgctl login and the OS keychain'
     expect(r.stderr).toMatch(/MSGCTL_API_KEY/);
   });
 
-  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', () =>
+  it.skipIf(process.env.MSGCTL_TEST_KEYCHAIN !== '1')('stores the session in the keychain, refreshes it there, and logout removes it', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const profile = `login-${randomUUID()}`;
       const env = sandboxLoginEnv();

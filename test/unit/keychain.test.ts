@@ -49,7 +49,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
     expect(process.env.DBUS_SESSION_BUS_ADDRESS, 'no session D-Bus: run under scripts/with-keyring.sh').toBeTruthy();
   });
 
-  it('stores, reads, overwrites and deletes a secret', () =>
+  it('stores, reads, overwrites and deletes a secret', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const store = openKeychain();
       const profile = `test-${randomUUID()}`;
@@ -75,7 +75,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
       }
     }));
 
-  it('puts the secret in the Secret Service itself, one item per profile', () =>
+  it('puts the secret in the Secret Service itself, one item per profile', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const store = openKeychain();
       const profile = `test-${randomUUID()}`;
@@ -89,7 +89,7 @@ describe.runIf(enabled)('OS keychain round trip (real Secret Service)', () => {
       expect(await secretServiceItems(profile)).toEqual([]);
     }));
 
-  it('keeps an OAuth session as two items (access, refresh), and removes both', () =>
+  it('keeps an OAuth session as two items (access, refresh), and removes both', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const store = openKeychain();
       const profile = `test-${randomUUID()}`;

@@ -111,7 +111,7 @@ describe.runIf(keychainWanted && linux)('reading a real Secret Service in this p
   const env = process.env;
   const service = keychainService(env);
 
-  it('reads what the keychain module stored, byte for byte, without a second Node', () =>
+  it('reads what the keychain module stored, byte for byte, without a second Node', { timeout: 90_000 }, () =>
     againAfterKeyringRestart(async () => {
       const profile = `test-${randomUUID()}`;
       const writer = openSecretStore('keychain', env, { terminal: false });
