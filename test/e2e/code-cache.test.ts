@@ -159,7 +159,7 @@ describe("a command's compiled code", () => {
     const built = join(dirname(binPath()), '..');
     const install = `${built}-upgrade`;
     rmSync(install, { recursive: true, force: true });
-    for (const part of ['bin', 'dist']) cpSync(join(built, part), join(install, part), { recursive: true });
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(built, part), join(install, part), { recursive: true });
     try {
       const home = cacheHome();
       const bin = join(install, 'bin', 'msgctl.js');

@@ -14,7 +14,9 @@ export default function setup() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bin'), { recursive: true });
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', join(dir, 'dist')], { cwd: root, stdio: 'inherit' });
-  cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
+  // Only the bin, as package.json "files" ships it: bin/code-cache.js and bin/own-path.js run as
+  // dist/code-cache.js, so a bin that imported them again would fail here as it would installed.
+  cpSync(join(root, 'bin', 'msgctl.js'), join(dir, 'bin', 'msgctl.js'));
   // ES modules, as the installed package says in its package.json: without it, Node looks for one
   // no further than node_modules/ and reads bin/ and dist/*.js as CommonJS (a Node older than
   // 20.19 then fails on the bin's first await instead of refusing with its message; a newer one
