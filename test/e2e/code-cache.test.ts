@@ -159,7 +159,8 @@ describe("a command's compiled code", () => {
     const built = join(dirname(binPath()), '..');
     const install = `${built}-upgrade`;
     rmSync(install, { recursive: true, force: true });
-    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(built, part), join(install, part), { recursive: true });
+    // The whole test build, as global-setup.ts lays it out, so this copy cannot miss a part of it.
+    cpSync(built, install, { recursive: true });
     try {
       const home = cacheHome();
       const bin = join(install, 'bin', 'msgctl.js');
